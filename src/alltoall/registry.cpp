@@ -1,0 +1,67 @@
+// The alltoall algorithms that mcb_alltoall offers, in --list order.
+#include "mcb/alltoall.hpp"
+#include "mcb/error.hpp"
+
+namespace mcb::alltoall {
+
+namespace {
+
+// Adapts a layout-free factory (the baselines) to the registry's signature.
+PlanFactory plain(Plan (*f)(const CollArgs&)) {
+  return [f](const CollArgs& a, const Layout&, const Params&) { return f(a); };
+}
+
+}  // namespace
+
+const std::vector<Algorithm>& algorithms() {
+  static const std::vector<Algorithm> list = [] {
+    std::vector<Algorithm> v;
+    v.push_back({"system", "the system MPI's MPI_Alltoall", {}, plain(system)});
+    Algorithm persistent{
+        "system_persistent", "the system MPI's persistent alltoall (MPI_Alltoall_init)", {}, plain(system_persistent)};
+    if (!have_system_persistent()) {
+      persistent.available = false;
+      persistent.unavailable_why = "this MPI has neither MPI_Alltoall_init nor MPIX_Alltoall_init";
+    }
+    v.push_back(persistent);
+    v.push_back({"pairwise", "pairwise exchange, P-1 MPI_Sendrecv steps (Algorithm 1)", {}, plain(pairwise)});
+    v.push_back({"nonblocking", "all Isend/Irecv then one Waitall (Algorithm 2)", {}, plain(nonblocking)});
+    v.push_back({"bruck", "Bruck, ceil(log2 P) rounds of about P/2 blocks, any P", {}, plain(bruck)});
+    return v;
+  }();
+  return list;
+}
+
+const Algorithm& find(const std::string& name) {
+  for (const auto& a : algorithms())
+    if (a.name == name) return a;
+  std::string known;
+  for (const auto& a : algorithms()) known += (known.empty() ? "" : ", ") + a.name;
+  throw Error("unknown alltoall algorithm '" + name + "'; known: " + known);
+}
+
+namespace {
+
+struct Inner {
+  const char* name;
+  Plan (*make)(const CollArgs&);
+};
+constexpr Inner kInner[] = {{"pairwise", pairwise}, {"nonblocking", nonblocking}, {"bruck", bruck}, {"system", system}};
+
+}  // namespace
+
+std::vector<std::string> inner_names() {
+  std::vector<std::string> names;
+  for (const auto& i : kInner) names.emplace_back(i.name);
+  return names;
+}
+
+Plan make_inner(const std::string& name, const CollArgs& args) {
+  for (const auto& i : kInner)
+    if (name == i.name) return i.make(args);
+  std::string known;
+  for (const auto& i : kInner) known += (known.empty() ? "" : ", ") + std::string(i.name);
+  throw Error("--inner " + name + ": expected one of " + known);
+}
+
+}  // namespace mcb::alltoall

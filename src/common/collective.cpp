@@ -1,0 +1,46 @@
+#include "mcb/collective.hpp"
+
+#include <cstdlib>
+
+#include "mcb/error.hpp"
+
+namespace mcb {
+
+int CollArgs::rank() const {
+  int r = 0;
+  MPI_Comm_rank(comm, &r);
+  return r;
+}
+
+int CollArgs::size() const {
+  int s = 0;
+  MPI_Comm_size(comm, &s);
+  return s;
+}
+
+std::size_t CollArgs::type_bytes() const {
+  int size = 0;
+  MPI_Aint lb = 0, extent = 0;
+  MPI_Type_size(type, &size);
+  MPI_Type_get_extent(type, &lb, &extent);
+  if (lb != 0 || extent != size) throw Error("mcb algorithms need a contiguous datatype");
+  return static_cast<std::size_t>(size);
+}
+
+bool Params::has(const std::string& name) const { return values_.count(name) != 0; }
+
+std::string Params::get(const std::string& name, const std::string& fallback) const {
+  auto it = values_.find(name);
+  return it == values_.end() ? fallback : it->second;
+}
+
+long Params::get_int(const std::string& name, long fallback) const {
+  auto it = values_.find(name);
+  if (it == values_.end() || it->second.empty()) return fallback;
+  char* end = nullptr;
+  long v = std::strtol(it->second.c_str(), &end, 10);
+  if (end == it->second.c_str() || *end != '\0') throw Error("--" + name + " " + it->second + ": expected an integer");
+  return v;
+}
+
+}  // namespace mcb

@@ -1,0 +1,356 @@
+#include "harness/benchmark.hpp"
+
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <memory>
+#include <regex>
+
+#include "harness/options.hpp"
+#include "harness/report.hpp"
+#include "harness/stats.hpp"
+#include "mcb/error.hpp"
+#include "mcb/layout.hpp"
+
+namespace mcb::bench {
+
+namespace {
+
+struct Identity {
+  std::string mpi_library, mpi_version, host, start_time;
+};
+
+Identity identify(MPI_Comm comm) {
+  Identity id;
+  char buf[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int len = 0;
+  MPI_Get_library_version(buf, &len);
+  std::string text(buf, static_cast<std::size_t>(len));
+  std::string first = text.substr(0, text.find('\n'));
+  if (first.find("CRAY MPICH") != std::string::npos)
+    id.mpi_library = "Cray MPICH";
+  else if (first.find("MVAPICH") != std::string::npos)
+    id.mpi_library = "MVAPICH";
+  else if (first.find("Intel") != std::string::npos)
+    id.mpi_library = "Intel MPI";
+  else if (first.find("Open MPI") != std::string::npos)
+    id.mpi_library = "Open MPI";
+  else if (first.find("MPICH") != std::string::npos)
+    id.mpi_library = "MPICH";
+  else
+    id.mpi_library = first.substr(0, first.find_first_of(",:"));
+  std::smatch m;
+  if (std::regex_search(first, m, std::regex(R"((\d+\.\d+(\.\d+)?[A-Za-z0-9]*))"))) id.mpi_version = m[1];
+  char name[MPI_MAX_PROCESSOR_NAME] = {};
+  MPI_Get_processor_name(name, &len);
+  id.host = name;
+  // Rank 0's clock names the run.
+  char stamp[32] = {};
+  std::time_t now = std::time(nullptr);
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  MPI_Bcast(stamp, sizeof stamp, MPI_CHAR, 0, comm);
+  id.start_time = stamp;
+  return id;
+}
+
+struct Measurement {
+  std::vector<std::string> phases;  // unique names, in order of first appearance
+  std::vector<Stats> phase_stats;   // rank 0 only
+  Stats total;                      // rank 0 only
+};
+
+// OSU's loop: barrier once, then per iteration time the operation and
+// barrier untimed. Every iteration's per-phase times stay on every rank; one
+// reduction after the loop takes the max over ranks per iteration.
+Measurement measure(const Plan& plan, MPI_Comm comm, int iterations, int warmup, PhaseMode mode) {
+  Measurement m;
+  const auto& phases = plan.phases();
+  std::vector<std::size_t> slot(phases.size());
+  for (std::size_t p = 0; p < phases.size(); ++p) {
+    auto it = std::find(m.phases.begin(), m.phases.end(), phases[p].name);
+    slot[p] = static_cast<std::size_t>(it - m.phases.begin());
+    if (it == m.phases.end()) m.phases.push_back(phases[p].name);
+  }
+  const std::size_t width = m.phases.size() + 1;  // phases, then the total
+  std::vector<double> times(width * static_cast<std::size_t>(iterations), 0.0);
+  std::vector<double> scratch(width);
+
+  MPI_Barrier(comm);
+  for (int it = -warmup; it < iterations; ++it) {
+    double* row = it >= 0 ? &times[static_cast<std::size_t>(it) * width] : scratch.data();
+    std::fill(row, row + width, 0.0);
+    if (mode == PhaseMode::embedded) {
+      const double t0 = MPI_Wtime();
+      double prev = t0;
+      for (std::size_t p = 0; p < phases.size(); ++p) {
+        plan.run_phase(p);
+        const double now = MPI_Wtime();
+        row[slot[p]] += now - prev;
+        prev = now;
+      }
+      row[width - 1] = prev - t0;
+    } else {
+      for (std::size_t p = 0; p < phases.size(); ++p) {
+        MPI_Barrier(comm);
+        const double t0 = MPI_Wtime();
+        plan.run_phase(p);
+        const double dt = MPI_Wtime() - t0;
+        row[slot[p]] += dt;
+        row[width - 1] += dt;
+      }
+    }
+    MPI_Barrier(comm);
+  }
+
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<double> maxed(rank == 0 ? times.size() : 0);
+  MPI_Reduce(times.data(), maxed.data(), static_cast<int>(times.size()), MPI_DOUBLE, MPI_MAX, 0, comm);
+  if (rank != 0) return m;
+  for (std::size_t s = 0; s < width; ++s) {
+    std::vector<double> us(static_cast<std::size_t>(iterations));
+    for (int it = 0; it < iterations; ++it) us[static_cast<std::size_t>(it)] = maxed[it * width + s] * 1e6;
+    (s + 1 < width ? m.phase_stats.emplace_back() : m.total) = summarize(std::move(us));
+  }
+  return m;
+}
+
+struct Buffers {
+  Buffer send, recv, ref;
+  std::vector<unsigned char> send_host, pristine, recv_host, ref_host;
+};
+
+class Runner {
+ public:
+  Runner(const CollectiveSpec& spec, const Options& opt, const Layout& layout, const Memory& mem)
+      : spec_(spec), opt_(opt), layout_(layout), mem_(mem), id_(identify(layout.comm())) {
+    // Rank 0 writes the files; an open failure there stops every rank.
+    agree_on(layout_.comm(), [&] {
+      if (layout_.rank() == 0) writer_ = std::make_unique<RowWriter>(opt_.csv, opt_.json);
+    });
+  }
+
+  /// Returns the number of sizes whose validation failed (same on every rank).
+  int run(const Algorithm& algorithm) {
+    const int p = layout_.size();
+    const std::size_t tb = opt_.type.bytes;
+    const std::size_t max_count = opt_.sizes.back() / tb;
+    if (max_count > static_cast<std::size_t>(INT_MAX) || spec_.send_elements(max_count, p) > INT_MAX / tb)
+      throw Error("--message-size " + std::to_string(opt_.sizes.back()) + ": too large for one MPI count");
+    Buffers b = agree_on(layout_.comm(), [&] {
+      Buffers x;
+      x.send = Buffer(mem_, spec_.send_elements(max_count, p) * tb);
+      x.recv = Buffer(mem_, spec_.recv_elements(max_count, p) * tb);
+      if (opt_.validate) x.ref = Buffer(mem_, x.recv.bytes());
+      return x;
+    });
+    std::unique_ptr<ConsoleTable> table;
+    int failures = 0;
+    for (std::size_t size : opt_.sizes) {
+      const std::size_t count = size / tb;
+      fill_send(b, count);
+      CollArgs args{b.send.data(), b.recv.data(), static_cast<int>(count), opt_.type.mpi, layout_.comm(),
+                    MPI_OP_NULL,   &mem_};
+      spdlog::debug("{}: setting up for {} bytes", algorithm.name, size);
+      Plan plan = agree_on(layout_.comm(), [&] { return algorithm.make(args, layout_, opt_.params); });
+      if (!table) {
+        table = std::make_unique<ConsoleTable>(stdout, opt_.full, opt_.validate, plan_phase_names(plan));
+        if (layout_.rank() == 0) print_header(algorithm, plan, *table);
+      }
+      const int iterations = opt_.iterations > 0 ? opt_.iterations : default_iterations(size);
+      const int warmup = opt_.warmup >= 0 ? opt_.warmup : default_warmup(size);
+      Measurement m = measure(plan, layout_.comm(), iterations, warmup, opt_.phase_mode);
+      std::string validation = "off";
+      if (opt_.validate) {
+        bool ok = validate(algorithm, plan, args, b, size);
+        validation = ok ? "pass" : "fail";
+        failures += ok ? 0 : 1;
+      }
+      if (layout_.rank() == 0) report(algorithm, plan, size, count, iterations, warmup, m, validation, *table);
+    }
+    return failures;
+  }
+
+ private:
+  static std::vector<std::string> plan_phase_names(const Plan& plan) {
+    std::vector<std::string> names;
+    for (const auto& n : plan.phase_names())
+      if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+    return names;
+  }
+
+  void fill_send(Buffers& b, std::size_t count) {
+    const int p = layout_.size();
+    const std::size_t n = spec_.send_elements(count, p), tb = opt_.type.bytes;
+    b.send_host.resize(n * tb);
+    for (std::size_t i = 0; i < n; ++i)
+      store_element(opt_.type, &b.send_host[i * tb], spec_.send_value(layout_.rank(), p, count, i));
+    mem_.copy(b.send.data(), b.send_host.data(), n * tb);
+    b.pristine = b.send_host;
+  }
+
+  // Runs the plan once more into a poisoned receive buffer and compares every
+  // element with the system MPI's collective on the same input, then checks
+  // that the send buffer is unchanged (after all timed runs and this one).
+  bool validate(const Algorithm& algorithm, const Plan& plan, const CollArgs& args, Buffers& b, std::size_t size) {
+    const int p = layout_.size();
+    const std::size_t tb = opt_.type.bytes, count = static_cast<std::size_t>(args.count);
+    const std::size_t nrecv = spec_.recv_elements(count, p), nsend = spec_.send_elements(count, p);
+    mem_.fill(b.recv.data(), 0xA5, nrecv * tb);
+    mem_.fill(b.ref.data(), 0x5A, nrecv * tb);
+    plan.execute();
+    CollArgs ref = args;
+    ref.recvbuf = b.ref.data();
+    spec_.reference(ref);
+    b.recv_host.resize(nrecv * tb);
+    b.ref_host.resize(nrecv * tb);
+    mem_.copy(b.recv_host.data(), b.recv.data(), nrecv * tb);
+    mem_.copy(b.ref_host.data(), b.ref.data(), nrecv * tb);
+    mem_.copy(b.send_host.data(), b.send.data(), nsend * tb);
+
+    std::size_t wrong = 0, first = 0;
+    for (std::size_t i = 0; i < nrecv; ++i)
+      if (std::memcmp(&b.recv_host[i * tb], &b.ref_host[i * tb], tb) != 0 && wrong++ == 0) first = i;
+    std::size_t changed = 0, first_changed = 0;
+    for (std::size_t i = 0; i < nsend; ++i)
+      if (std::memcmp(&b.send_host[i * tb], &b.pristine[i * tb], tb) != 0 && changed++ == 0) first_changed = i;
+    const std::string where = spec_.binary + ": validation failed: algorithm " + algorithm.name + ", size " +
+                              std::to_string(size) + " B, rank " + std::to_string(layout_.rank());
+    if (wrong)
+      std::fprintf(stderr, "%s, element %zu (block %zu, index %zu): expected %s, got %s (%zu of %zu elements wrong)\n",
+                   where.c_str(), first, first / count, first % count,
+                   format_element(opt_.type, &b.ref_host[first * tb]).c_str(),
+                   format_element(opt_.type, &b.recv_host[first * tb]).c_str(), wrong, nrecv);
+    if (changed)
+      std::fprintf(stderr, "%s, send buffer modified at element %zu: expected %s, got %s (%zu elements changed)\n",
+                   where.c_str(), first_changed, format_element(opt_.type, &b.pristine[first_changed * tb]).c_str(),
+                   format_element(opt_.type, &b.send_host[first_changed * tb]).c_str(), changed);
+    if (changed) mem_.copy(b.send.data(), b.pristine.data(), nsend * tb);
+    int bad = (wrong || changed) ? 1 : 0, any = 0;
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, layout_.comm());
+    return any == 0;
+  }
+
+  void print_header(const Algorithm& algorithm, const Plan& plan, const ConsoleTable& table) const {
+    const std::string params = plan.params_string();
+    std::printf("# %s (mcb %s): %s, algorithm %s\n", spec_.binary.c_str(), MCB_VERSION, spec_.collective.c_str(),
+                algorithm.name.c_str());
+    std::printf("# parameters: %s\n", params.empty() ? "none" : params.c_str());
+    std::printf("# MPI: %s %s\n", id_.mpi_library.c_str(), id_.mpi_version.c_str());
+    std::printf("# ranks: %d, nodes: %d, ranks per node: %s%s, rank order: %s, region: %s\n", layout_.size(),
+                layout_.num_nodes(), layout_.uniform() ? std::to_string(layout_.ranks_per_node()).c_str() : "uneven",
+                layout_.options().ranks_per_node > 0 ? " (virtual nodes)" : "",
+                to_string(layout_.options().order).c_str(), layout_.options().region.str().c_str());
+    std::printf("# type: %s (%zu B), size: bytes per block, memory: %s, phase mode: %s\n", opt_.type.name.c_str(),
+                opt_.type.bytes, to_string(opt_.mem).c_str(), to_string(opt_.phase_mode).c_str());
+    std::printf("# latency: per iteration the max over ranks, then statistics over iterations\n");
+    table.header();
+  }
+
+  void report(const Algorithm& algorithm, const Plan& plan, std::size_t size, std::size_t count, int iterations,
+              int warmup, const Measurement& m, const std::string& validation, const ConsoleTable& table) {
+    table.row(size, m.total, m.phase_stats, validation);
+    if (!writer_) return;
+    for (std::size_t s = 0; s <= m.phases.size(); ++s) {
+      const bool total = s == m.phases.size();
+      const Stats& st = total ? m.total : m.phase_stats[s];
+      Row row;
+      row.set("benchmark", spec_.binary)
+          .set("mcb_version", std::string(MCB_VERSION))
+          .set("collective", spec_.collective)
+          .set("algorithm", algorithm.name)
+          .set("params", plan.params_string().empty() ? std::string("none") : plan.params_string())
+          .set("mpi_library", id_.mpi_library)
+          .set("mpi_version", id_.mpi_version)
+          .set("ranks", static_cast<long long>(layout_.size()))
+          .set("nodes", static_cast<long long>(layout_.num_nodes()))
+          .set("ranks_per_node", static_cast<long long>(layout_.ranks_per_node()))
+          .set("rank_order", to_string(layout_.options().order))
+          .set("region", layout_.options().region.str())
+          .set("mem", to_string(opt_.mem))
+          .set("datatype", opt_.type.name)
+          .set("phase_mode", to_string(opt_.phase_mode))
+          .set("size_bytes", static_cast<long long>(size))
+          .set("count", static_cast<long long>(count))
+          .set("phase", total ? std::string("total") : m.phases[s])
+          .set("iterations", static_cast<long long>(iterations))
+          .set("warmup", static_cast<long long>(warmup))
+          .set("avg_us", st.avg)
+          .set("median_us", st.median)
+          .set("min_us", st.min)
+          .set("max_us", st.max)
+          .set("stddev_us", st.stddev)
+          .set("validation", validation)
+          .set("host", id_.host)
+          .set("start_time", id_.start_time);
+      writer_->write(row);
+    }
+  }
+
+  const CollectiveSpec& spec_;
+  const Options& opt_;
+  const Layout& layout_;
+  const Memory& mem_;
+  Identity id_;
+  std::unique_ptr<RowWriter> writer_;
+};
+
+void setup_logging(int rank, int level) {
+  auto logger = spdlog::stderr_color_mt("mcb");
+  logger->set_pattern("[%H:%M:%S.%e] [%^%l%$] rank " + std::to_string(rank) + ": %v");
+  logger->set_level(static_cast<spdlog::level::level_enum>(level));
+  spdlog::set_default_logger(logger);
+}
+
+int run_all(int argc, char** argv, const CollectiveSpec& spec) {
+  int world_rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  try {
+    ParseResult parsed = parse_options(argc, argv, spec.binary, *spec.algorithms);
+    if (parsed.exit_code) {
+      if (world_rank == 0) std::fputs(parsed.output.c_str(), stdout);
+      return *parsed.exit_code;
+    }
+    const Options& opt = parsed.options;
+    setup_logging(world_rank, opt.log_level);
+    Layout layout = Layout::create(MPI_COMM_WORLD, opt.layout);
+    spdlog::info("layout: {}; node {} local rank {}", layout.describe(), layout.node(), layout.local_rank());
+    const Memory& mem = *agree_on(layout.comm(), [&] {
+      const Memory* m = &memory_for(opt.mem);
+      m->select_device(layout.local_rank());
+      return m;
+    });
+    Runner runner(spec, opt, layout, mem);
+    int failures = 0;
+    for (const auto& name : opt.algorithms) {
+      auto it = std::find_if(spec.algorithms->begin(), spec.algorithms->end(),
+                             [&](const Algorithm& a) { return a.name == name; });
+      failures += runner.run(*it);
+      if (world_rank == 0) std::printf("\n");
+    }
+    if (failures && world_rank == 0)
+      std::fprintf(stderr, "%s: validation failed for %d algorithm/size combinations\n", spec.binary.c_str(), failures);
+    return failures ? 1 : 0;
+  } catch (const Error& e) {
+    if (world_rank == 0) std::fprintf(stderr, "%s: error: %s\n", spec.binary.c_str(), e.what());
+    return 2;
+  }
+}
+
+}  // namespace
+
+int run_benchmark(int argc, char** argv, const CollectiveSpec& spec) {
+  MPI_Init(&argc, &argv);
+  const int rc = run_all(argc, argv, spec);
+  spdlog::shutdown();
+  MPI_Finalize();
+  return rc;
+}
+
+}  // namespace mcb::bench

@@ -1,0 +1,37 @@
+// The one benchmark harness: every mcb_<collective> main is a
+// CollectiveSpec handed to run_benchmark().
+//
+// Flow: options -> Layout -> for each algorithm and size: Plan = setup
+// (outside the timed loop) -> warm-up -> timed iterations (OSU: barrier,
+// time one iteration, untimed barrier; every iteration's time kept on every
+// rank, per phase) -> max over ranks per iteration, reduced once after the
+// loop -> statistics -> validation against the system MPI -> table and rows.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "mcb/collective.hpp"
+
+namespace mcb::bench {
+
+struct CollectiveSpec {
+  std::string binary;      // "mcb_alltoall"
+  std::string collective;  // "alltoall"
+  const std::vector<Algorithm>* algorithms;
+  /// Elements in the send / receive buffer for `count` elements per block on `p` ranks.
+  std::size_t (*send_elements)(std::size_t count, int p);
+  std::size_t (*recv_elements)(std::size_t count, int p);
+  /// Validation pattern: value of send element `index` on `rank` of `p`.
+  std::uint64_t (*send_value)(int rank, int p, std::size_t count, std::size_t index);
+  /// The system MPI's own collective on the same arguments (the reference).
+  void (*reference)(const CollArgs& args);
+};
+
+/// Initializes MPI, runs the benchmark, finalizes MPI. Returns the process
+/// exit code: 0 on success, 1 when a validation failed, 2 on bad input.
+int run_benchmark(int argc, char** argv, const CollectiveSpec& spec);
+
+}  // namespace mcb::bench

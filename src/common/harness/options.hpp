@@ -1,0 +1,60 @@
+// Command-line options shared by every mcb benchmark, with OSU's names where
+// OSU has one. Parsing needs no MPI, so it is unit-tested on its own.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/datatype.hpp"
+#include "mcb/collective.hpp"
+#include "mcb/layout.hpp"
+#include "mcb/memory.hpp"
+
+namespace mcb::bench {
+
+enum class PhaseMode { embedded, isolated };
+std::string to_string(PhaseMode mode);
+
+struct Options {
+  std::vector<std::size_t> sizes;  // bytes per block, ascending
+  int iterations = 0;              // 0: OSU's default for each size
+  int warmup = -1;                 // -1: OSU's default for each size
+  bool full = false;
+  bool validate = false;
+  MemKind mem = MemKind::host;
+  Datatype type;
+  std::string csv, json;
+  std::vector<std::string> algorithms;  // resolved names, in the order given
+  LayoutOptions layout;
+  PhaseMode phase_mode = PhaseMode::embedded;
+  int log_level = 3;  // spdlog level: 0 trace ... 6 off; default warn
+  Params params;
+};
+
+/// What parsing decided: run with `options`, or print `output` (help,
+/// --list) on rank 0 and exit with `exit_code`.
+struct ParseResult {
+  Options options;
+  std::optional<int> exit_code;
+  std::string output;
+};
+
+/// Parses argv for benchmark `binary` offering `algorithms`. Throws Error
+/// with one line for any bad input.
+ParseResult parse_options(int argc, const char* const* argv, const std::string& binary,
+                          const std::vector<Algorithm>& algorithms);
+
+/// "MIN:MAX" (doubling from MIN, MAX included when reached), "MAX" (from 1),
+/// "MIN:" (up to 1 MiB) or a comma-separated list "1,3,1000". Throws Error.
+std::vector<std::size_t> parse_sizes(const std::string& text);
+
+/// OSU's defaults: 1000 iterations and 100 warm-up up to 8 KiB, 100 and 10 above.
+int default_iterations(std::size_t bytes);
+int default_warmup(std::size_t bytes);
+
+/// The --list text: algorithms, their parameters and availability.
+std::string list_algorithms(const std::string& binary, const std::vector<Algorithm>& algorithms);
+
+}  // namespace mcb::bench

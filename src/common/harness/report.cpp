@@ -1,0 +1,157 @@
+#include "harness/report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include "mcb/error.hpp"
+
+namespace mcb::bench {
+
+const std::vector<std::string>& schema_columns() {
+  static const std::vector<std::string> cols = {
+      "schema_version", "benchmark",   "mcb_version", "collective", "algorithm",      "params",
+      "mpi_library",    "mpi_version", "ranks",       "nodes",      "ranks_per_node", "rank_order",
+      "region",         "mem",         "datatype",    "phase_mode", "size_bytes",     "count",
+      "phase",          "iterations",  "warmup",      "avg_us",     "median_us",      "min_us",
+      "max_us",         "stddev_us",   "validation",  "host",       "start_time"};
+  return cols;
+}
+
+Row::Row() : values_(schema_columns().size(), std::string()) { set("schema_version", kSchemaVersion); }
+
+Row& Row::set(const std::string& column, Value value) {
+  const auto& cols = schema_columns();
+  auto it = std::find(cols.begin(), cols.end(), column);
+  if (it == cols.end()) throw std::logic_error("no column " + column + " in the mcb schema");
+  values_[static_cast<std::size_t>(it - cols.begin())] = std::move(value);
+  return *this;
+}
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + '"';
+}
+
+std::string json_string(const std::string& text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + '"';
+}
+
+namespace {
+
+std::string number(const Value& v) {
+  if (const auto* i = std::get_if<long long>(&v)) return std::to_string(*i);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", std::get<double>(v));
+  return buf;
+}
+
+}  // namespace
+
+std::string csv_header() {
+  std::string out;
+  for (const auto& c : schema_columns()) out += (out.empty() ? "" : ",") + c;
+  return out;
+}
+
+std::string csv_line(const Row& row) {
+  std::string out;
+  bool first = true;
+  for (const auto& v : row.values()) {
+    if (!first) out += ',';
+    first = false;
+    out += std::holds_alternative<std::string>(v) ? csv_field(std::get<std::string>(v)) : number(v);
+  }
+  return out;
+}
+
+std::string json_line(const Row& row) {
+  std::string out = "{";
+  const auto& cols = schema_columns();
+  for (std::size_t i = 0; i < cols.size(); ++i) {
+    const auto& v = row.values()[i];
+    if (i) out += ", ";
+    out += json_string(cols[i]) + ": ";
+    out += std::holds_alternative<std::string>(v) ? json_string(std::get<std::string>(v)) : number(v);
+  }
+  return out + "}";
+}
+
+RowWriter::RowWriter(const std::string& csv_path, const std::string& json_path) {
+  if (!csv_path.empty()) {
+    csv_.open(csv_path, std::ios::trunc);
+    if (!csv_) throw Error("--csv " + csv_path + ": cannot open for writing");
+    csv_ << csv_header() << '\n' << std::flush;
+  }
+  if (!json_path.empty()) {
+    json_.open(json_path, std::ios::trunc);
+    if (!json_) throw Error("--json " + json_path + ": cannot open for writing");
+  }
+}
+
+void RowWriter::write(const Row& row) {
+  if (csv_.is_open()) csv_ << csv_line(row) << '\n' << std::flush;
+  if (json_.is_open()) json_ << json_line(row) << '\n' << std::flush;
+}
+
+ConsoleTable::ConsoleTable(std::FILE* out, bool full, bool validate, std::vector<std::string> phases)
+    : out_(out), full_(full), validate_(validate), phases_(std::move(phases)) {}
+
+void ConsoleTable::header() const {
+  std::fprintf(out_, "%-10s%18s", "# Size", "Avg Latency(us)");
+  if (full_)
+    std::fprintf(out_, "%18s%18s%18s%18s%12s", "Median(us)", "Min Latency(us)", "Max Latency(us)", "Stddev(us)",
+                 "Iterations");
+  if (validate_) std::fprintf(out_, "%12s", "Validation");
+  if (phases_.size() > 1)
+    for (const auto& p : phases_) std::fprintf(out_, "%18s", (p + "(us)").c_str());
+  std::fprintf(out_, "\n");
+  std::fflush(out_);
+}
+
+void ConsoleTable::row(std::size_t size, const Stats& total, const std::vector<Stats>& phases,
+                       const std::string& validation) const {
+  std::fprintf(out_, "%-10zu%18.2f", size, total.avg);
+  if (full_)
+    std::fprintf(out_, "%18.2f%18.2f%18.2f%18.2f%12zu", total.median, total.min, total.max, total.stddev, total.n);
+  if (validate_) std::fprintf(out_, "%12s", validation.c_str());
+  if (phases_.size() > 1)
+    for (const auto& s : phases) std::fprintf(out_, "%18.2f", s.avg);
+  std::fprintf(out_, "\n");
+  std::fflush(out_);
+}
+
+}  // namespace mcb::bench

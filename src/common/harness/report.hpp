@@ -1,0 +1,67 @@
+// Output for people (an OSU-like console table) and for programs (CSV and
+// JSON Lines, one self-describing row per (configuration, size, phase),
+// flushed row by row). The column list is the documented schema.
+#pragma once
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "harness/stats.hpp"
+
+namespace mcb::bench {
+
+/// The columns of every CSV/JSON row, in order (README: "Output schema").
+const std::vector<std::string>& schema_columns();
+constexpr int kSchemaVersion = 1;
+
+using Value = std::variant<std::string, long long, double>;
+
+/// One row: a value for every schema column, in schema order.
+class Row {
+ public:
+  Row();
+  Row& set(const std::string& column, Value value);  // throws std::logic_error for unknown columns
+  const std::vector<Value>& values() const { return values_; }
+
+ private:
+  std::vector<Value> values_;
+};
+
+/// RFC 4180 quoting: fields with a comma, quote or newline are quoted.
+std::string csv_field(const std::string& text);
+/// A JSON string literal with escapes.
+std::string json_string(const std::string& text);
+
+std::string csv_header();
+std::string csv_line(const Row& row);
+std::string json_line(const Row& row);
+
+/// Writes rows to an optional CSV and an optional JSON Lines file.
+class RowWriter {
+ public:
+  /// Throws Error when a file cannot be opened.
+  RowWriter(const std::string& csv_path, const std::string& json_path);
+  void write(const Row& row);
+
+ private:
+  std::ofstream csv_, json_;
+};
+
+/// The console table of one algorithm: OSU's columns, plus per-phase averages.
+class ConsoleTable {
+ public:
+  ConsoleTable(std::FILE* out, bool full, bool validate, std::vector<std::string> phases);
+  void header() const;
+  /// total: the whole operation; phases: one Stats per phase name given at construction.
+  void row(std::size_t size, const Stats& total, const std::vector<Stats>& phases, const std::string& validation) const;
+
+ private:
+  std::FILE* out_;
+  bool full_, validate_;
+  std::vector<std::string> phases_;
+};
+
+}  // namespace mcb::bench

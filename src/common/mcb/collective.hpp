@@ -1,0 +1,75 @@
+// The arguments of one collective call, and the algorithm registry entry
+// that turns them into a Plan.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "mcb/layout.hpp"
+#include "mcb/memory.hpp"
+#include "mcb/plan.hpp"
+
+namespace mcb {
+
+/// One collective call. `count` is the number of elements per block: per
+/// peer for alltoall and allgather, the whole vector for allreduce. The
+/// datatype must be contiguous (size == extent).
+struct CollArgs {
+  const void* sendbuf = nullptr;
+  void* recvbuf = nullptr;
+  int count = 0;
+  MPI_Datatype type = MPI_BYTE;
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Op op = MPI_OP_NULL;
+  const Memory* mem = nullptr;  // nullptr: host memory
+
+  const Memory& memory() const { return mem ? *mem : host_memory(); }
+  int rank() const;
+  int size() const;
+  /// Bytes of one element / one block; throws Error for non-contiguous types.
+  std::size_t type_bytes() const;
+  std::size_t block_bytes() const { return type_bytes() * static_cast<std::size_t>(count); }
+  /// The same call on another communicator or buffers.
+  CollArgs on(MPI_Comm c) const {
+    CollArgs a = *this;
+    a.comm = c;
+    return a;
+  }
+};
+
+/// Algorithm parameters as given on the command line (name -> value).
+class Params {
+ public:
+  void set(const std::string& name, const std::string& value) { values_[name] = value; }
+  bool has(const std::string& name) const;
+  std::string get(const std::string& name, const std::string& fallback = "") const;
+  /// Integer value; throws Error naming the parameter if it is not one.
+  long get_int(const std::string& name, long fallback) const;
+
+ private:
+  std::map<std::string, std::string> values_;
+};
+
+struct ParamSpec {
+  std::string name;  // the option is --<name>
+  std::string help;
+  std::string default_value;  // as shown by --list; "" = decided by the algorithm
+};
+
+using PlanFactory = std::function<Plan(const CollArgs&, const Layout&, const Params&)>;
+
+struct Algorithm {
+  std::string name;
+  std::string summary;  // one line for --list
+  std::vector<ParamSpec> params;
+  PlanFactory make;
+  bool available = true;        // false: this MPI/build cannot run it
+  std::string unavailable_why;  // shown by --list and as the error
+};
+
+}  // namespace mcb

@@ -1,0 +1,104 @@
+// Who is where: nodes (MPI_COMM_TYPE_SHARED or virtual nodes of K
+// consecutive ranks), the rank order of the benchmark communicator (block or
+// cyclic across nodes), regions inside a node (fixed size or an hwloc level)
+// and lanes (the ranks with the same local rank on every node). Everything
+// is derived once, collectively, and cached in the Layout.
+#pragma once
+
+#include <mpi.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mcb {
+
+enum class RankOrder { block, cyclic };
+std::string to_string(RankOrder order);
+RankOrder parse_rank_order(const std::string& name);  // throws Error
+
+/// How a node is cut into regions: not at all, K consecutive local ranks,
+/// or the NUMA node / package / L3 cache holding the rank's core.
+struct RegionSpec {
+  enum class Kind { none, size, numa, package, l3 };
+  Kind kind = Kind::none;
+  int size = 0;  // for Kind::size
+  /// "none", "numa", "package", "l3" or "size:K"; throws Error otherwise.
+  static RegionSpec parse(const std::string& text);
+  std::string str() const;
+};
+
+/// Region index (dense, 0-based, in core order) of each of `local_ranks`
+/// ranks of a node, local rank i taken to sit on core i (modulo the number
+/// of cores): block placement. Uses the hwloc topology of this process,
+/// which honours HWLOC_SYNTHETIC and HWLOC_XMLFILE. Throws Error when the
+/// topology lacks the level.
+std::vector<int> region_map(const RegionSpec& spec, int local_ranks);
+
+struct LayoutOptions {
+  int ranks_per_node = 0;  // 0: nodes from MPI_COMM_TYPE_SHARED
+  RankOrder order = RankOrder::block;
+  RegionSpec region;
+};
+
+class Layout {
+ public:
+  /// Collective over `base`. Throws Error (on every rank) on bad options.
+  static Layout create(MPI_Comm base, const LayoutOptions& options = {});
+  Layout(Layout&&) noexcept;
+  Layout& operator=(Layout&&) noexcept;
+  Layout(const Layout&) = delete;
+  Layout& operator=(const Layout&) = delete;
+  ~Layout();
+
+  /// The benchmark communicator (base reordered per the rank order).
+  MPI_Comm comm() const { return comm_; }
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  const LayoutOptions& options() const { return options_; }
+
+  int node() const { return node_of_[rank_]; }
+  int num_nodes() const { return num_nodes_; }
+  int local_rank() const { return local_rank_of_[rank_]; }
+  int local_size() const { return node_sizes_[node()]; }
+  /// Ranks per node if every node has the same number, else 0.
+  int ranks_per_node() const { return ranks_per_node_; }
+  bool uniform() const { return ranks_per_node_ != 0; }
+  /// Per rank of comm(): its node and its rank within the node.
+  const std::vector<int>& node_of() const { return node_of_; }
+  const std::vector<int>& local_rank_of() const { return local_rank_of_; }
+  const std::vector<int>& node_sizes() const { return node_sizes_; }
+
+  /// My node's ranks, ordered by comm() rank.
+  MPI_Comm node_comm() const { return node_comm_; }
+  /// The ranks with my local rank, one per node, ordered by node.
+  MPI_Comm lane_comm() const { return lane_comm_; }
+
+  /// My region inside my node (options().region); a whole node if none.
+  int region() const { return region_; }
+  int num_regions() const { return num_regions_; }
+  MPI_Comm region_comm() const { return region_comm_; }
+
+  /// A communicator split from comm() with (color, key), created on the
+  /// first call for `name` and cached; collective over comm() then.
+  MPI_Comm derived(const std::string& name, int color, int key) const;
+
+  /// "8 ranks, 2 nodes x 4, block order" and so on.
+  std::string describe() const;
+
+ private:
+  Layout() = default;
+  void release();
+
+  LayoutOptions options_;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  MPI_Comm node_comm_ = MPI_COMM_NULL;
+  MPI_Comm lane_comm_ = MPI_COMM_NULL;
+  MPI_Comm region_comm_ = MPI_COMM_NULL;
+  int rank_ = 0, size_ = 0, num_nodes_ = 0, ranks_per_node_ = 0;
+  int region_ = 0, num_regions_ = 1;
+  std::vector<int> node_of_, local_rank_of_, node_sizes_;
+  mutable std::map<std::string, MPI_Comm> derived_;
+};
+
+}  // namespace mcb

@@ -1,0 +1,51 @@
+// HIP memory backend, the twin of memory_cuda.cu for AMD GPUs. Built only
+// with MCB_ENABLE_HIP.
+#include <hip/hip_runtime_api.h>
+
+#include <string>
+
+#include "mcb/error.hpp"
+#include "mcb/memory.hpp"
+
+namespace mcb {
+namespace {
+
+void check(hipError_t err, const char* what) {
+  if (err != hipSuccess) throw Error(std::string("--mem hip: ") + what + ": " + hipGetErrorString(err));
+}
+
+class HipMemory final : public Memory {
+ public:
+  HipMemory() {
+    int n = 0;
+    check(hipGetDeviceCount(&n), "no usable HIP device");
+    if (n == 0) throw Error("--mem hip: no HIP device on this node");
+    devices_ = n;
+  }
+  MemKind kind() const override { return MemKind::hip; }
+  void select_device(int local_rank) const override { check(hipSetDevice(local_rank % devices_), "hipSetDevice"); }
+  void* allocate(std::size_t bytes) const override {
+    void* p = nullptr;
+    check(hipMalloc(&p, bytes == 0 ? 1 : bytes), "hipMalloc");
+    return p;
+  }
+  void release(void* ptr) const override { (void)hipFree(ptr); }
+  void copy(void* dst, const void* src, std::size_t bytes) const override {
+    if (bytes) check(hipMemcpy(dst, src, bytes, hipMemcpyDefault), "hipMemcpy");
+  }
+  void fill(void* dst, unsigned char byte, std::size_t bytes) const override {
+    if (bytes) check(hipMemset(dst, byte, bytes), "hipMemset");
+  }
+
+ private:
+  int devices_ = 0;
+};
+
+}  // namespace
+
+const Memory& hip_memory() {
+  static const HipMemory mem;
+  return mem;
+}
+
+}  // namespace mcb
