@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <sstream>
@@ -16,17 +17,12 @@ constexpr std::size_t kDefaultMax = std::size_t{1} << 20;
 constexpr std::size_t kLargeMessage = 8192;
 
 std::size_t parse_size(const std::string& text, const std::string& whole) {
-  std::size_t used = 0;
-  unsigned long long v = 0;
-  try {
-    if (!text.empty() && text[0] != '-') v = std::stoull(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size())
-    throw Error("--message-size " + whole + ": '" + text + "' is not a size in bytes");
+  const bool digits = !text.empty() && text.size() <= 19 &&
+                      std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
+  if (!digits) throw Error("--message-size " + whole + ": '" + text + "' is not a size in bytes");
+  const auto v = static_cast<std::size_t>(std::stoull(text));
   if (v == 0) throw Error("--message-size " + whole + ": sizes must be >= 1 byte");
-  return static_cast<std::size_t>(v);
+  return v;
 }
 
 }  // namespace
@@ -141,6 +137,7 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
   }
 
   o.type = parse_datatype(type);
+  if (!app.count("--message-size")) sizes = std::to_string(o.type.bytes) + ":" + std::to_string(kDefaultMax);
   o.sizes = parse_sizes(sizes);
   for (std::size_t s : o.sizes)
     if (s % o.type.bytes != 0)
@@ -188,6 +185,10 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
     if (!it->available) throw Error("--algorithm " + name + ": unavailable: " + it->unavailable_why);
     o.algorithms.push_back(name);
   }
+  for (std::size_t i = 0; i < o.algorithms.size(); ++i)  // each algorithm once, first mention wins
+    o.algorithms.erase(
+        std::remove(o.algorithms.begin() + static_cast<long>(i) + 1, o.algorithms.end(), o.algorithms[i]),
+        o.algorithms.end());
   if (o.algorithms.empty()) throw Error("--algorithm " + algos + ": no algorithm selected");
   for (const auto& [n, v] : param_values)
     if (app.count("--" + n)) o.params.set(n, v);

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs everything mcb needs to build and test, from Debian 12's packages:
+# a compiler and CMake, Open MPI and MPICH, CLI11, spdlog, hwloc, GoogleTest,
+# clang-format, and pandas/matplotlib for the schema test and plots/.
+# Needs root (or sudo). Safe to run again.
+set -euo pipefail
+packages=(
+  build-essential cmake pkg-config python3 python3-pandas python3-matplotlib
+  openmpi-bin libopenmpi-dev mpich libmpich-dev
+  libcli11-dev libspdlog-dev libfmt-dev libhwloc-dev hwloc
+  libgtest-dev clang-format
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+sudo=""
+[[ $(id -u) -eq 0 ]] || sudo="sudo"
+echo "install-deps: installing ${missing[*]}"
+$sudo apt-get update -q
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"

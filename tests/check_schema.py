@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Checks mcb's CSV and JSON Lines output against the schema table in the
+README ("## Output schema": one row per column, the name in backticks, then
+its type). Both files must have exactly those columns in that order, load into
+pandas without post-processing, and hold a total row for every (algorithm,
+size) plus one row per phase.
+
+  check_schema.py README.md out.csv out.json
+"""
+import json
+import re
+import sys
+
+import pandas as pd
+
+
+def readme_schema(path):
+    text = open(path, encoding="utf-8").read()
+    section = text.split("## Output schema", 1)[1].split("\n## ", 1)[0]
+    cols = re.findall(r"^\| `([a-z_]+)` \| (string|integer|float) \|", section, re.M)
+    if not cols:
+        sys.exit("no schema table found in the README")
+    return cols
+
+
+def main(readme, csv_path, json_path):
+    schema = readme_schema(readme)
+    names = [n for n, _ in schema]
+    failures = []
+
+    header = open(csv_path, encoding="utf-8").readline().strip().split(",")
+    if header != names:
+        failures.append(f"CSV header {header} != README schema {names}")
+    with open(json_path, encoding="utf-8") as f:
+        for i, line in enumerate(f):
+            keys = list(json.loads(line).keys())
+            if keys != names:
+                failures.append(f"JSON line {i + 1} keys {keys} != README schema")
+                break
+
+    for frame, label in ((pd.read_csv(csv_path), "CSV"), (pd.read_json(json_path, lines=True), "JSON")):
+        for name, kind in schema:
+            dtype = frame[name].dtype
+            ok = {"string": dtype == object, "integer": pd.api.types.is_integer_dtype(dtype),
+                  "float": pd.api.types.is_float_dtype(dtype)}[kind]
+            if not ok:
+                failures.append(f"{label} column {name} has dtype {dtype}, README says {kind}")
+        if frame.isna().any().any():
+            failures.append(f"{label} has empty cells: {frame.columns[frame.isna().any()].tolist()}")
+        totals = frame[frame.phase == "total"]
+        per_config = totals.groupby(["algorithm", "size_bytes"]).size()
+        if len(per_config) == 0 or (per_config != 1).any():
+            failures.append(f"{label}: not exactly one total row per (algorithm, size)")
+        if set(frame.validation) != {"pass"}:
+            failures.append(f"{label}: validation column {set(frame.validation)}")
+        bruck = frame[frame.algorithm == "bruck"]
+        if set(bruck.phase) != {"rotate", "exchange", "rotate_back", "total"}:
+            failures.append(f"{label}: bruck phases {set(bruck.phase)}")
+        if (frame.min_us > frame.avg_us + 1e-3).any() or (frame.avg_us > frame.max_us + 1e-3).any():
+            failures.append(f"{label}: min <= avg <= max violated")
+        print(f"{label}: {len(frame)} rows, {len(per_config)} configurations")
+
+    for f in failures:
+        print("FAIL:", f)
+    print("schema:", "FAIL" if failures else "ok", f"({len(names)} columns)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:4]))

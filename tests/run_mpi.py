@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Test driver: runs an MPI program under the configured launcher and checks
+the outcome, so that every MPI test asserts something that can fail.
+
+  run_mpi.py [options] -n N -- PROGRAM ARGS...
+
+Checks, all optional:
+  --expect-ranks       stdout's '# ranks: N' header must name exactly N
+                       (a binary started by the other MPI's launcher runs as
+                       N silent singletons)
+  --expect-rows K      exactly K console rows ending in 'pass', none in 'fail'
+  --expect-stdout RE   regular expression that stdout must match
+  --expect-stderr RE   regular expression that stderr must match
+  --expect-error RE    the run must fail: the launcher and every rank exit
+                       non-zero, and stderr holds exactly one line matching
+                       '<binary>: error: RE' (rank 0 only), no MPI abort trace
+  --expect-exit C      every rank exits with C
+A run that takes longer than --timeout seconds fails (a hang is a failure).
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+
+def launcher_command(args, rcdir):
+    cmd = [args.mpiexec]
+    env = dict(os.environ)
+    if args.mpi == "openmpi":
+        cmd += ["--oversubscribe", "--bind-to", "none", "--mca", "orte_abort_on_non_zero_status", "0"]
+        env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+                   OMPI_MCA_rmaps_base_oversubscribe="1")
+    elif args.mpi == "mpich" and args.yield_shim and args.n > (os.cpu_count() or 1):
+        env["LD_PRELOAD"] = args.yield_shim
+    cmd += ["-n", str(args.n)]
+    # Each rank records its own exit status, so that "every rank exits
+    # non-zero" is checked, not just the launcher's summary.
+    wrapper = '"$@"; rc=$?; echo $rc > "%s/rc.$$"; exit $rc' % rcdir
+    cmd += ["sh", "-c", wrapper, "sh"] + args.program
+    return cmd, env
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--mpiexec", required=True)
+    p.add_argument("--mpi", choices=["openmpi", "mpich", "other"], default="other")
+    p.add_argument("--yield-shim", default="")
+    p.add_argument("-n", type=int, required=True)
+    p.add_argument("--timeout", type=float, default=120)
+    p.add_argument("--expect-ranks", action="store_true")
+    p.add_argument("--expect-rows", type=int)
+    p.add_argument("--expect-stdout", action="append", default=[])
+    p.add_argument("--expect-stderr", action="append", default=[])
+    p.add_argument("--expect-error")
+    p.add_argument("--expect-exit", type=int)
+    p.add_argument("--env", action="append", default=[], help="NAME=VALUE for the ranks")
+    p.add_argument("program", nargs=argparse.REMAINDER)
+    args = p.parse_args()
+    if args.program and args.program[0] == "--":
+        args.program = args.program[1:]
+    failures = []
+
+    with tempfile.TemporaryDirectory() as rcdir:
+        cmd, env = launcher_command(args, rcdir)
+        for kv in args.env:
+            k, v = kv.split("=", 1)
+            env[k] = v
+        print("+", " ".join(cmd), flush=True)
+        try:
+            proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=args.timeout)
+        except subprocess.TimeoutExpired as e:
+            sys.stdout.write(e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or ""))
+            print(f"FAIL: no result after {args.timeout} s (hang?)")
+            return 1
+        rcs = []
+        for name in os.listdir(rcdir):
+            with open(os.path.join(rcdir, name)) as f:
+                rcs.append(int(f.read().strip() or -1))
+    out, err = proc.stdout, proc.stderr
+    sys.stdout.write(out)
+    sys.stdout.write("--- stderr ---\n" + err)
+    print(f"--- launcher exit {proc.returncode}, rank exits {sorted(rcs)}")
+
+    if len(rcs) != args.n:
+        failures.append(f"{len(rcs)} rank exit codes recorded, expected {args.n}")
+    if args.expect_ranks:
+        ranks = re.findall(r"^# ranks: (\d+)", out, re.M)
+        if not ranks or any(int(r) != args.n for r in ranks):
+            failures.append(f"'# ranks:' headers say {ranks}, expected {args.n}")
+    if args.expect_rows is not None:
+        passed = len(re.findall(r"^\d+\s.*\bpass\b", out, re.M))
+        failed = len(re.findall(r"^\d+\s.*\bfail\b", out, re.M))
+        if passed != args.expect_rows or failed:
+            failures.append(f"{passed} rows passed and {failed} failed, expected {args.expect_rows} passed")
+    for rex in args.expect_stdout:
+        if not re.search(rex, out, re.M):
+            failures.append(f"stdout does not match {rex!r}")
+    for rex in args.expect_stderr:
+        if not re.search(rex, err, re.M):
+            failures.append(f"stderr does not match {rex!r}")
+    if re.search(r"MPI_ABORT|MPI_Abort|Segmentation|core dumped|terminate called|Assertion", out + err):
+        failures.append("an abort, crash or uncaught exception was reported")
+    if args.expect_error is not None:
+        # Open MPI's launcher reports 0 under orte_abort_on_non_zero_status=0,
+        # which it needs to let every rank finish: there the rank codes decide.
+        if proc.returncode == 0 and args.mpi != "openmpi":
+            failures.append("the launcher exited 0, expected failure")
+        if any(rc == 0 for rc in rcs):
+            failures.append(f"some ranks exited 0: {sorted(rcs)}")
+        binary = os.path.basename(args.program[0])
+        lines = [l for l in err.splitlines() if l.startswith(binary + ": error: ")]
+        if len(lines) != 1:
+            failures.append(f"{len(lines)} error lines from {binary}, expected exactly one (rank 0): {lines}")
+        elif not re.search(args.expect_error, lines[0]):
+            failures.append(f"error line {lines[0]!r} does not match {args.expect_error!r}")
+    else:
+        want = args.expect_exit if args.expect_exit is not None else 0
+        if any(rc != want for rc in rcs):
+            failures.append(f"rank exit codes {sorted(rcs)}, expected all {want}")
+        if want == 0 and proc.returncode != 0:
+            failures.append(f"launcher exited {proc.returncode}")
+
+    for f in failures:
+        print("FAIL:", f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,332 @@
+// parse_sizes, parse_options and OSU's per-size defaults. No MPI_Init needed.
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "harness/options.hpp"
+#include "mcb/error.hpp"
+
+namespace mcb::bench {
+namespace {
+
+using Sizes = std::vector<std::size_t>;
+
+// The message of the Error that `f` throws; fails the test if it throws none.
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "expected mcb::Error, got another exception: " << e.what();
+    return {};
+  }
+  ADD_FAILURE() << "expected mcb::Error, nothing thrown";
+  return {};
+}
+
+// ---------------------------------------------------------------- parse_sizes
+
+TEST(ParseSizes, RangeDoublesFromMinAndIncludesMaxWhenReached) {
+  EXPECT_EQ(parse_sizes("3:96"), (Sizes{3, 6, 12, 24, 48, 96}));
+}
+
+TEST(ParseSizes, SingleElementRange) { EXPECT_EQ(parse_sizes("1:1"), (Sizes{1})); }
+
+TEST(ParseSizes, RangeStopsBelowMaxWhenNotReached) { EXPECT_EQ(parse_sizes("5:17"), (Sizes{5, 10})); }
+
+TEST(ParseSizes, MaxAloneDoublesFromOne) {
+  EXPECT_EQ(parse_sizes("1024"), (Sizes{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}));
+  EXPECT_EQ(parse_sizes("1"), (Sizes{1}));
+}
+
+TEST(ParseSizes, MinAloneGoesUpToOneMebibyte) {
+  Sizes s = parse_sizes("4:");
+  ASSERT_FALSE(s.empty());
+  EXPECT_EQ(s.front(), 4u);
+  EXPECT_EQ(s.back(), 1048576u);
+  EXPECT_EQ(s.size(), 19u);  // 2^2 .. 2^20
+  for (std::size_t i = 1; i < s.size(); ++i) EXPECT_EQ(s[i], 2 * s[i - 1]);
+}
+
+TEST(ParseSizes, ListIsSortedAndUnique) {
+  EXPECT_EQ(parse_sizes("1,3,8,1000"), (Sizes{1, 3, 8, 1000}));
+  EXPECT_EQ(parse_sizes("1000,8,3,8,1"), (Sizes{1, 3, 8, 1000}));
+}
+
+TEST(ParseSizes, EmptyRangeNamesMinAndMax) {
+  std::string msg = error_of([] { parse_sizes("96:3"); });
+  EXPECT_NE(msg.find("empty size range"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("MIN"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("MAX"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("96"), std::string::npos) << msg;
+}
+
+TEST(ParseSizes, ZeroIsRejected) {
+  EXPECT_THROW(parse_sizes("0:8"), Error);
+  EXPECT_THROW(parse_sizes("0"), Error);
+  EXPECT_THROW(parse_sizes("0,4"), Error);
+}
+
+TEST(ParseSizes, GarbageIsRejected) {
+  for (const char* text : {"abc", "-4", "1:2:3", "", "1,,3", "1,3,", ",1", "4k", "1:-8", "12abc"})
+    EXPECT_THROW(parse_sizes(text), Error) << "'" << text << "'";
+}
+
+// std::stoull skips leading whitespace and accepts a minus sign: " -4" must
+// not wrap to 2^64-4.
+TEST(ParseSizes, NegativeAfterWhitespaceIsRejectedNotWrapped) {
+  for (const char* text : {" -4", "1: -1", "1,\t-1", "+4", " 4"})
+    EXPECT_THROW(parse_sizes(text), Error) << "'" << text << "'";
+}
+
+TEST(ParseSizes, TooLargeIsRejectedNotWrapped) { EXPECT_THROW(parse_sizes("99999999999999999999999"), Error); }
+
+TEST(ParseSizes, HugeRangeTerminates) {
+  Sizes s = parse_sizes("1:9999999999999999999");
+  ASSERT_EQ(s.size(), 64u);
+  EXPECT_EQ(s.back(), std::size_t{1} << 63);
+}
+
+// -------------------------------------------------------------- OSU defaults
+
+TEST(Defaults, OsuIterationsAndWarmupSwitchAbove8KiB) {
+  EXPECT_EQ(default_iterations(1), 1000);
+  EXPECT_EQ(default_iterations(8192), 1000);
+  EXPECT_EQ(default_iterations(8193), 100);
+  EXPECT_EQ(default_warmup(1), 100);
+  EXPECT_EQ(default_warmup(8192), 100);
+  EXPECT_EQ(default_warmup(8193), 10);
+}
+
+// ------------------------------------------------------------- parse_options
+
+class ParseOptions : public ::testing::Test {
+ protected:
+  ParseOptions() {
+    Algorithm a;
+    a.name = "a";
+    a.summary = "the first one";
+    Algorithm b;
+    b.name = "b";
+    b.summary = "the second one";
+    b.params.push_back(ParamSpec{"radix", "help", ""});
+    Algorithm c;
+    c.name = "c";
+    c.summary = "the third one";
+    c.available = false;
+    c.unavailable_why = "needs MPI 5";
+    algorithms_ = {a, b, c};
+  }
+
+  ParseResult parse(std::initializer_list<const char*> args) const {
+    std::vector<const char*> argv{"mcb_test"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return parse_options(static_cast<int>(argv.size()), argv.data(), "mcb_test", algorithms_);
+  }
+
+  std::string error(std::initializer_list<const char*> args) const {
+    return error_of([&] { parse(args); });
+  }
+
+  std::vector<Algorithm> algorithms_;
+};
+
+TEST_F(ParseOptions, Defaults) {
+  ParseResult r = parse({});
+  EXPECT_FALSE(r.exit_code.has_value());
+  const Options& o = r.options;
+  EXPECT_EQ(o.sizes, parse_sizes("1:1048576"));
+  EXPECT_EQ(o.sizes.front(), 1u);
+  EXPECT_EQ(o.sizes.back(), 1048576u);
+  EXPECT_EQ(o.iterations, 0);
+  EXPECT_EQ(o.warmup, -1);
+  EXPECT_FALSE(o.full);
+  EXPECT_FALSE(o.validate);
+  EXPECT_EQ(o.mem, MemKind::host);
+  EXPECT_EQ(o.type.name, "char");
+  EXPECT_EQ(o.type.bytes, 1u);
+  EXPECT_EQ(o.algorithms, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(o.layout.ranks_per_node, 0);
+  EXPECT_EQ(o.layout.order, RankOrder::block);
+  EXPECT_EQ(o.layout.region.kind, RegionSpec::Kind::none);
+  EXPECT_EQ(o.phase_mode, PhaseMode::embedded);
+  EXPECT_EQ(o.log_level, 3);
+  EXPECT_TRUE(o.csv.empty());
+  EXPECT_TRUE(o.json.empty());
+  EXPECT_FALSE(o.params.has("radix"));
+}
+
+TEST_F(ParseOptions, DefaultSizesStartAtTheElementSize) {
+  EXPECT_EQ(parse({"-T", "int"}).options.sizes, parse_sizes("4:1048576"));
+  EXPECT_EQ(parse({"-T", "double"}).options.sizes.front(), 8u);
+}
+
+TEST_F(ParseOptions, RepeatedAlgorithmsRunOnce) {
+  EXPECT_EQ(parse({"--algorithm", "b,a,b"}).options.algorithms, (std::vector<std::string>{"b", "a"}));
+  EXPECT_EQ(parse({"--algorithm", "all,a"}).options.algorithms, (std::vector<std::string>{"a", "b"}));
+}
+
+TEST_F(ParseOptions, AlgorithmOrderIsKept) {
+  EXPECT_EQ(parse({"--algorithm", "b,a"}).options.algorithms, (std::vector<std::string>{"b", "a"}));
+  EXPECT_EQ(parse({"--algorithm", "b"}).options.algorithms, (std::vector<std::string>{"b"}));
+  EXPECT_EQ(parse({"--algorithm", "all"}).options.algorithms, (std::vector<std::string>{"a", "b"}));
+}
+
+TEST_F(ParseOptions, UnknownAlgorithmNamesItAndTheKnownOnes) {
+  std::string msg = error({"--algorithm", "zzz"});
+  EXPECT_NE(msg.find("zzz"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("a, b, c"), std::string::npos) << msg;
+}
+
+TEST_F(ParseOptions, UnavailableAlgorithmSaysWhy) {
+  std::string msg = error({"--algorithm", "c"});
+  EXPECT_NE(msg.find("unavailable"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("needs MPI 5"), std::string::npos) << msg;
+  EXPECT_THROW(parse({"--algorithm", "a,c"}), Error);
+}
+
+TEST_F(ParseOptions, EmptyAlgorithmListIsRejected) {
+  EXPECT_THROW(parse({"--algorithm", ""}), Error);
+  EXPECT_THROW(parse({"--algorithm", "a,,b"}), Error);
+}
+
+TEST_F(ParseOptions, BadCountsAreRejected) {
+  EXPECT_NE(error({"-i", "0"}).find("--iterations"), std::string::npos);
+  EXPECT_THROW(parse({"-i", "-3"}), Error);
+  EXPECT_NE(error({"-x", "-1"}).find("--warmup"), std::string::npos);
+  EXPECT_NE(error({"--ranks-per-node", "0"}).find("--ranks-per-node"), std::string::npos);
+  EXPECT_THROW(parse({"-i", "many"}), Error);
+}
+
+TEST_F(ParseOptions, GoodCountsAreKept) {
+  Options o = parse({"-i", "7", "-x", "0", "--ranks-per-node", "4"}).options;
+  EXPECT_EQ(o.iterations, 7);
+  EXPECT_EQ(o.warmup, 0);
+  EXPECT_EQ(o.layout.ranks_per_node, 4);
+}
+
+TEST_F(ParseOptions, SizesMustBeMultiplesOfTheType) {
+  std::string msg = error({"-T", "int", "-m", "6"});
+  EXPECT_TRUE(msg.find("multiple") != std::string::npos || msg.find("4 bytes") != std::string::npos) << msg;
+  Options o = parse({"-T", "int", "-m", "4:64"}).options;
+  EXPECT_EQ(o.type.name, "int");
+  EXPECT_EQ(o.type.bytes, sizeof(int));
+  EXPECT_EQ(o.sizes, (Sizes{4, 8, 16, 32, 64}));
+  EXPECT_EQ(parse({"-T", "mpi_double", "-m", "8,16"}).options.type.name, "double");
+  EXPECT_THROW(parse({"-T", "long"}), Error);
+}
+
+TEST_F(ParseOptions, MessageSizeOption) {
+  EXPECT_EQ(parse({"-m", "3:96"}).options.sizes, (Sizes{3, 6, 12, 24, 48, 96}));
+  EXPECT_EQ(parse({"--message-size", "1,3,8"}).options.sizes, (Sizes{1, 3, 8}));
+  EXPECT_THROW(parse({"-m", "96:3"}), Error);
+}
+
+TEST_F(ParseOptions, BadNamesAreRejected) {
+  EXPECT_THROW(parse({"-d", "gpu"}), Error);
+  EXPECT_THROW(parse({"--rank-order", "zigzag"}), Error);
+  EXPECT_THROW(parse({"--region", "foo"}), Error);
+  EXPECT_THROW(parse({"--region", "size:0"}), Error);
+  EXPECT_THROW(parse({"--region", "size:x"}), Error);
+  EXPECT_THROW(parse({"--phase-mode", "x"}), Error);
+  EXPECT_THROW(parse({"--log-level", "loud"}), Error);
+}
+
+TEST_F(ParseOptions, UnknownOptionIsAnError) {
+  std::string msg = error({"--bogus"});
+  EXPECT_NE(msg.find("bogus"), std::string::npos) << msg;
+  EXPECT_THROW(parse({"-i"}), Error);  // missing value
+}
+
+TEST_F(ParseOptions, HelpExitsZeroWithText) {
+  ParseResult r = parse({"--help"});
+  ASSERT_TRUE(r.exit_code.has_value());
+  EXPECT_EQ(*r.exit_code, 0);
+  EXPECT_NE(r.output.find("--message-size"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--radix"), std::string::npos) << r.output;
+  ParseResult h = parse({"-h"});
+  ASSERT_TRUE(h.exit_code.has_value());
+  EXPECT_EQ(*h.exit_code, 0);
+}
+
+TEST_F(ParseOptions, VersionExitsZero) {
+  ParseResult r = parse({"--version"});
+  ASSERT_TRUE(r.exit_code.has_value());
+  EXPECT_EQ(*r.exit_code, 0);
+  EXPECT_NE(r.output.find("mcb_test"), std::string::npos) << r.output;
+}
+
+TEST_F(ParseOptions, ListExitsZeroWithEveryAlgorithm) {
+  ParseResult r = parse({"--list"});
+  ASSERT_TRUE(r.exit_code.has_value());
+  EXPECT_EQ(*r.exit_code, 0);
+  EXPECT_EQ(r.output, list_algorithms("mcb_test", algorithms_));
+  EXPECT_NE(r.output.find("  a "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("  b "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("  c "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--radix"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("unavailable: needs MPI 5"), std::string::npos) << r.output;
+}
+
+TEST_F(ParseOptions, ListShowsParameterDefaults) {
+  algorithms_[1].params[0].default_value = "8";
+  EXPECT_NE(list_algorithms("mcb_test", algorithms_).find("(default 8)"), std::string::npos);
+}
+
+TEST_F(ParseOptions, AlgorithmParameterBecomesAnOption) {
+  Options o = parse({"--radix", "4"}).options;
+  EXPECT_TRUE(o.params.has("radix"));
+  EXPECT_EQ(o.params.get("radix"), "4");
+  EXPECT_EQ(o.params.get_int("radix", 2), 4);
+}
+
+TEST_F(ParseOptions, Verbosity) {
+  EXPECT_EQ(parse({"-v"}).options.log_level, 2);
+  EXPECT_EQ(parse({"-vv"}).options.log_level, 1);
+  EXPECT_EQ(parse({"-vvv"}).options.log_level, 0);
+  EXPECT_EQ(parse({"-vvvvv"}).options.log_level, 0);
+  EXPECT_EQ(parse({"--log-level", "error"}).options.log_level, 4);
+  EXPECT_EQ(parse({"--log-level", "off"}).options.log_level, 6);
+  EXPECT_EQ(parse({"-vv", "--log-level", "trace"}).options.log_level, 0);
+}
+
+TEST_F(ParseOptions, Regions) {
+  RegionSpec numa = parse({"--region", "numa"}).options.layout.region;
+  EXPECT_EQ(numa.kind, RegionSpec::Kind::numa);
+  RegionSpec size = parse({"--region", "size:4"}).options.layout.region;
+  EXPECT_EQ(size.kind, RegionSpec::Kind::size);
+  EXPECT_EQ(size.size, 4);
+  EXPECT_EQ(parse({"--region", "package"}).options.layout.region.kind, RegionSpec::Kind::package);
+  EXPECT_EQ(parse({"--region", "l3"}).options.layout.region.kind, RegionSpec::Kind::l3);
+}
+
+TEST_F(ParseOptions, RankOrderAndPhaseMode) {
+  EXPECT_EQ(parse({"--rank-order", "cyclic"}).options.layout.order, RankOrder::cyclic);
+  EXPECT_EQ(parse({"--phase-mode", "isolated"}).options.phase_mode, PhaseMode::isolated);
+  EXPECT_EQ(to_string(PhaseMode::isolated), "isolated");
+  EXPECT_EQ(to_string(PhaseMode::embedded), "embedded");
+}
+
+TEST_F(ParseOptions, Flags) {
+  Options o = parse({"-f", "-c"}).options;
+  EXPECT_TRUE(o.full);
+  EXPECT_TRUE(o.validate);
+  Options l = parse({"--full", "--validate"}).options;
+  EXPECT_TRUE(l.full);
+  EXPECT_TRUE(l.validate);
+}
+
+TEST_F(ParseOptions, OutputFiles) {
+  Options o = parse({"--csv", "x.csv", "--json", "y.json"}).options;
+  EXPECT_EQ(o.csv, "x.csv");
+  EXPECT_EQ(o.json, "y.json");
+}
+
+TEST_F(ParseOptions, HostMemory) { EXPECT_EQ(parse({"-d", "host"}).options.mem, MemKind::host); }
+
+}  // namespace
+}  // namespace mcb::bench
