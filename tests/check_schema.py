@@ -17,7 +17,7 @@ import pandas as pd
 def readme_schema(path):
     text = open(path, encoding="utf-8").read()
     section = text.split("## Output schema", 1)[1].split("\n## ", 1)[0]
-    cols = re.findall(r"^\| `([a-z_]+)` \| (string|integer|float) \|", section, re.M)
+    cols = re.findall(r"^\| `([a-z_]+)` \| (string|integer|float|timestamp) \|", section, re.M)
     if not cols:
         sys.exit("no schema table found in the README")
     return cols
@@ -42,7 +42,8 @@ def main(readme, csv_path, json_path):
         for name, kind in schema:
             dtype = frame[name].dtype
             ok = {"string": dtype == object, "integer": pd.api.types.is_integer_dtype(dtype),
-                  "float": pd.api.types.is_float_dtype(dtype)}[kind]
+                  "float": pd.api.types.is_float_dtype(dtype),
+                  "timestamp": dtype == object or pd.api.types.is_datetime64_any_dtype(dtype)}[kind]
             if not ok:
                 failures.append(f"{label} column {name} has dtype {dtype}, README says {kind}")
         if frame.isna().any().any():
