@@ -29,6 +29,9 @@ if(NOT _cuda_mode MATCHES "^(OFF|FALSE|NO|0)$")
       # Volta to Hopper; override with -DCMAKE_CUDA_ARCHITECTURES=...
       set(CMAKE_CUDA_ARCHITECTURES 70 80 90 CACHE STRING "CUDA architectures")
     endif()
+    # CMake 3.25 knows no C++20 flag for nvcc; the .cu files need only C++17.
+    set(CMAKE_CUDA_STANDARD 17)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     enable_language(CUDA)
     find_package(CUDAToolkit REQUIRED)
     set(MCB_HAVE_CUDA ON)

@@ -2,19 +2,10 @@
 // harness's validation catches a wrong element and a modified send buffer.
 #include <cstring>
 
-#include "harness/benchmark.hpp"
-#include "harness/datatype.hpp"
+#include "alltoall_spec.hpp"
 #include "mcb/alltoall.hpp"
 
 namespace {
-
-std::size_t per_peer(std::size_t count, int p) { return count * static_cast<std::size_t>(p); }
-
-std::uint64_t send_value(int rank, int, std::size_t count, std::size_t index) {
-  return mcb::bench::pattern(static_cast<std::uint64_t>(rank), index / count, index % count);
-}
-
-void reference(const mcb::CollArgs& a) { MPI_Alltoall(a.sendbuf, a.count, a.type, a.recvbuf, a.count, a.type, a.comm); }
 
 // Correct, then flips one byte of the last received element on the last rank.
 mcb::Plan wrong_element(const mcb::CollArgs& a, const mcb::Layout&, const mcb::Params&) {
@@ -49,7 +40,5 @@ const std::vector<mcb::Algorithm>& broken() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const mcb::bench::CollectiveSpec spec{
-      "mcb_broken_alltoall", "alltoall", &broken(), per_peer, per_peer, send_value, reference};
-  return mcb::bench::run_benchmark(argc, argv, spec);
+  return mcb::bench::run_benchmark(argc, argv, mcb::bench::alltoall_spec("mcb_broken_alltoall", &broken()));
 }

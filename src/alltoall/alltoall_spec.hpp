@@ -1,0 +1,23 @@
+// The alltoall description for the harness: buffer sizes, the validation
+// pattern (element j of the block from rank i to rank k is pattern(i, k, j))
+// and the system MPI's MPI_Alltoall as the reference. Shared by mcb_alltoall
+// and the tests' deliberately broken variant.
+#pragma once
+
+#include "harness/benchmark.hpp"
+#include "harness/datatype.hpp"
+
+namespace mcb::bench {
+
+inline CollectiveSpec alltoall_spec(const char* binary, const std::vector<Algorithm>* algorithms) {
+  auto per_peer = [](std::size_t count, int p) { return count * static_cast<std::size_t>(p); };
+  auto send_value = [](int rank, int, std::size_t count, std::size_t index) {
+    return pattern(static_cast<std::uint64_t>(rank), index / count, index % count);
+  };
+  auto reference = [](const CollArgs& a) {
+    MPI_Alltoall(a.sendbuf, a.count, a.type, a.recvbuf, a.count, a.type, a.comm);
+  };
+  return {binary, "alltoall", algorithms, per_peer, per_peer, send_value, reference};
+}
+
+}  // namespace mcb::bench
