@@ -26,8 +26,8 @@ if(NOT _cuda_mode MATCHES "^(OFF|FALSE|NO|0)$")
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
-      # Volta to Hopper; override with -DCMAKE_CUDA_ARCHITECTURES=...
-      set(CMAKE_CUDA_ARCHITECTURES 70 80 90 CACHE STRING "CUDA architectures")
+      # Ampere and Hopper (CUDA 13 dropped Volta); override with -DCMAKE_CUDA_ARCHITECTURES=...
+      set(CMAKE_CUDA_ARCHITECTURES 80 90 CACHE STRING "CUDA architectures")
     endif()
     # CMake 3.25 knows no C++20 flag for nvcc; the .cu files need only C++17.
     set(CMAKE_CUDA_STANDARD 17)
