@@ -1,4 +1,5 @@
 // The alltoall algorithms that mcb_alltoall offers, in --list order.
+#include "hierarchy.hpp"
 #include "mcb/alltoall.hpp"
 #include "mcb/error.hpp"
 
@@ -9,6 +10,19 @@ namespace {
 // Adapts a layout-free factory (the baselines) to the registry's signature.
 PlanFactory plain(Plan (*f)(const CollArgs&)) {
   return [f](const CollArgs& a, const Layout&, const Params&) { return f(a); };
+}
+
+// The node-aware family needs the same number of ranks on every node.
+std::string needs_uniform(const Layout& layout) {
+  return layout.uniform() ? "" : "needs the same number of ranks on every node";
+}
+
+Algorithm family(std::string name, std::string summary, std::vector<ParamSpec> extra, PlanFactory make) {
+  std::vector<ParamSpec> params{detail::inner_param()};
+  params.insert(params.end(), extra.begin(), extra.end());
+  Algorithm a{std::move(name), std::move(summary), std::move(params), std::move(make)};
+  a.unsupported = needs_uniform;
+  return a;
 }
 
 }  // namespace
@@ -27,6 +41,20 @@ const std::vector<Algorithm>& algorithms() {
     v.push_back({"pairwise", "pairwise exchange, P-1 MPI_Sendrecv steps (Algorithm 1)", {}, plain(pairwise)});
     v.push_back({"nonblocking", "all Isend/Irecv then one Waitall (Algorithm 2)", {}, plain(nonblocking)});
     v.push_back({"bruck", "Bruck, ceil(log2 P) rounds of about P/2 blocks, any P", {}, plain(bruck)});
+    v.push_back(family("hierarchical", "gather to one leader per node, alltoall among leaders, scatter (Algorithm 3)",
+                       {}, hierarchical));
+    v.push_back(family("multileader", "hierarchical with L leaders per node (Algorithm 3, Figure 3)",
+                       detail::leader_params(), multileader));
+    v.push_back(family("node_aware", "alltoall across nodes on the lanes, then inside each node (Algorithm 4)", {},
+                       node_aware));
+    v.push_back(
+        family("locality_aware", "node_aware with G groups per node or hwloc regions (Figure 5)",
+               {{"groups-per-node", "G groups of consecutive ranks per node", "", {}},
+                {"procs-per-group", "N ranks per group (default 4, clipped to a divisor of ranks per node)", "", {}}},
+               locality_aware));
+    v.push_back(family("multileader_node_aware",
+                       "gather to L leaders, node-aware alltoall among the leaders, scatter (Algorithm 5)",
+                       detail::leader_params(), multileader_node_aware));
     return v;
   }();
   return list;

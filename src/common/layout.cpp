@@ -98,6 +98,7 @@ Layout Layout::create(MPI_Comm base, const LayoutOptions& options) {
 
   // Regions: every rank maps its node's local ranks the same way.
   std::vector<int> regions = agree_on(l.comm_, [&] { return region_map(options.region, l.local_size()); });
+  l.local_regions_ = regions;
   l.region_ = regions[l.local_rank()];
   l.num_regions_ = *std::max_element(regions.begin(), regions.end()) + 1;
   MPI_Comm_split(l.node_comm_, l.region_, l.local_rank(), &l.region_comm_);
@@ -123,6 +124,7 @@ Layout& Layout::operator=(Layout&& o) noexcept {
     node_of_ = std::move(o.node_of_);
     local_rank_of_ = std::move(o.local_rank_of_);
     node_sizes_ = std::move(o.node_sizes_);
+    local_regions_ = std::move(o.local_regions_);
     derived_ = std::move(o.derived_);
     o.derived_.clear();
   }

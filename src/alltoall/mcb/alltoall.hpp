@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "mcb/collective.hpp"
+#include "mcb/layout.hpp"
 #include "mcb/plan.hpp"
 
 namespace mcb::alltoall {
@@ -28,6 +29,28 @@ Plan pairwise(const CollArgs& args);
 Plan nonblocking(const CollArgs& args);
 /// Bruck: ceil(log2 P) rounds, any P. Phases: rotate, exchange, rotate_back.
 Plan bruck(const CollArgs& args);
+
+// The node-aware family of the many-core alltoall paper. Each runs on the
+// layout's communicator (args.comm must be layout.comm() or congruent),
+// needs the same number of ranks on every node, and takes --inner (default
+// pairwise) for every exchange it makes on a sub-communicator.
+
+/// Algorithm 3, one leader per node. Phases: gather, repack, inter_node,
+/// repack, scatter.
+Plan hierarchical(const CollArgs& args, const Layout& layout, const Params& params);
+/// Algorithm 3 with --leaders-per-node L or --procs-per-leader N (default
+/// 4, clipped to a divisor of ranks per node). Phases as hierarchical.
+Plan multileader(const CollArgs& args, const Layout& layout, const Params& params);
+/// Algorithm 4: lane alltoall across nodes, then alltoall inside the node.
+/// Phases: repack, inter_node, repack, intra_node, repack.
+Plan node_aware(const CollArgs& args, const Layout& layout, const Params& params);
+/// Algorithm 4 with groups inside the node: --groups-per-node G,
+/// --procs-per-group N or the layout's --region. Phases as node_aware.
+Plan locality_aware(const CollArgs& args, const Layout& layout, const Params& params);
+/// Algorithm 5: gather to L leaders, alltoall among same-index leaders
+/// across nodes, alltoall among the leaders of a node, scatter. Phases:
+/// gather, repack, inter_node, repack, intra_node, repack, scatter.
+Plan multileader_node_aware(const CollArgs& args, const Layout& layout, const Params& params);
 
 /// Every alltoall algorithm that mcb_alltoall offers.
 const std::vector<Algorithm>& algorithms();

@@ -59,6 +59,9 @@ struct ParamSpec {
   std::string name;  // the option is --<name>
   std::string help;
   std::string default_value;  // as shown by --list; "" = decided by the algorithm
+  /// The values the parameter takes, when it is one of a fixed set; the
+  /// benchmarks then accept "all" for every one of them.
+  std::vector<std::string> choices;
 };
 
 using PlanFactory = std::function<Plan(const CollArgs&, const Layout&, const Params&)>;
@@ -70,6 +73,9 @@ struct Algorithm {
   PlanFactory make;
   bool available = true;        // false: this MPI/build cannot run it
   std::string unavailable_why;  // shown by --list and as the error
+  /// Why the algorithm cannot run on a layout ("" when it can); --algorithm
+  /// all skips it with a note, naming it explicitly is an error.
+  std::function<std::string(const Layout&)> unsupported;
 };
 
 }  // namespace mcb

@@ -78,6 +78,9 @@ class Layout {
   int region() const { return region_; }
   int num_regions() const { return num_regions_; }
   MPI_Comm region_comm() const { return region_comm_; }
+  /// The region of every local rank of my node (the same map on every node
+  /// of a uniform layout); all zeros when options().region is none.
+  const std::vector<int>& local_regions() const { return local_regions_; }
 
   /// A communicator split from comm() with (color, key), created on the
   /// first call for `name` and cached; collective over comm() then.
@@ -97,7 +100,7 @@ class Layout {
   MPI_Comm region_comm_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 0, num_nodes_ = 0, ranks_per_node_ = 0;
   int region_ = 0, num_regions_ = 1;
-  std::vector<int> node_of_, local_rank_of_, node_sizes_;
+  std::vector<int> node_of_, local_rank_of_, node_sizes_, local_regions_;
   mutable std::map<std::string, MPI_Comm> derived_;
 };
 
