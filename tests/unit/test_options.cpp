@@ -153,7 +153,7 @@ TEST_F(ParseOptions, Defaults) {
   EXPECT_EQ(o.layout.ranks_per_node, 0);
   EXPECT_EQ(o.layout.order, RankOrder::block);
   EXPECT_EQ(o.layout.region.kind, RegionSpec::Kind::none);
-  EXPECT_EQ(o.phase_mode, PhaseMode::embedded);
+  EXPECT_EQ(o.phase_modes, std::vector<PhaseMode>{PhaseMode::embedded});
   EXPECT_EQ(o.log_level, 3);
   EXPECT_TRUE(o.csv.empty());
   EXPECT_TRUE(o.json.empty());
@@ -306,7 +306,9 @@ TEST_F(ParseOptions, Regions) {
 
 TEST_F(ParseOptions, RankOrderAndPhaseMode) {
   EXPECT_EQ(parse({"--rank-order", "cyclic"}).options.layout.order, RankOrder::cyclic);
-  EXPECT_EQ(parse({"--phase-mode", "isolated"}).options.phase_mode, PhaseMode::isolated);
+  EXPECT_EQ(parse({"--phase-mode", "isolated"}).options.phase_modes, std::vector<PhaseMode>{PhaseMode::isolated});
+  EXPECT_EQ(parse({"--phase-mode", "both"}).options.phase_modes,
+            (std::vector<PhaseMode>{PhaseMode::embedded, PhaseMode::isolated}));
   EXPECT_EQ(to_string(PhaseMode::isolated), "isolated");
   EXPECT_EQ(to_string(PhaseMode::embedded), "embedded");
 }

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <ctime>
 #include <memory>
+#include <optional>
 #include <regex>
 
 #include "harness/options.hpp"
@@ -128,22 +129,29 @@ struct Buffers {
 
 class Runner {
  public:
-  Runner(const CollectiveSpec& spec, const Options& opt, const Layout& layout, const Memory& mem)
-      : spec_(spec), opt_(opt), layout_(layout), mem_(mem), id_(identify(layout.comm())) {
+  /// Collective over `world`; its rank 0 (rank 0 of every layout) reports.
+  Runner(const CollectiveSpec& spec, const Options& opt, const Memory& mem, MPI_Comm world)
+      : spec_(spec), opt_(opt), mem_(mem), id_(identify(world)) {
+    int rank = 0;
+    MPI_Comm_rank(world, &rank);
     // Rank 0 writes the files; an open failure there stops every rank.
-    agree_on(layout_.comm(), [&] {
-      if (layout_.rank() == 0) writer_ = std::make_unique<RowWriter>(opt_.csv, opt_.json);
+    agree_on(world, [&] {
+      if (rank == 0) writer_ = std::make_unique<RowWriter>(opt_.csv, opt_.json);
     });
+    if (rank == 0 && spec_.tool == Tool::breakdown)
+      breakdown_ = std::make_unique<BreakdownTable>(stdout, opt_.validate);
   }
 
+  /// Runs one configuration in one phase mode on `layout` over every size.
   /// Returns the number of sizes whose validation failed (same on every rank).
-  int run(const Algorithm& algorithm) {
-    const int p = layout_.size();
+  int run(const Algorithm& algorithm, const Config& config, PhaseMode mode, const Layout& layout) {
+    layout_ = &layout;
+    const int p = layout_->size();
     const std::size_t tb = opt_.type.bytes;
     const std::size_t max_count = opt_.sizes.back() / tb;
     if (max_count > static_cast<std::size_t>(INT_MAX) || spec_.send_elements(max_count, p) > INT_MAX / tb)
       throw Error("--message-size " + std::to_string(opt_.sizes.back()) + ": too large for one MPI count");
-    Buffers b = agree_on(layout_.comm(), [&] {
+    Buffers b = agree_on(layout_->comm(), [&] {
       Buffers x;
       x.send = Buffer(mem_, spec_.send_elements(max_count, p) * tb);
       x.recv = Buffer(mem_, spec_.recv_elements(max_count, p) * tb);
@@ -155,24 +163,30 @@ class Runner {
     for (std::size_t size : opt_.sizes) {
       const std::size_t count = size / tb;
       fill_send(b, count);
-      CollArgs args{b.send.data(), b.recv.data(), static_cast<int>(count), opt_.type.mpi, layout_.comm(),
+      CollArgs args{b.send.data(), b.recv.data(), static_cast<int>(count), opt_.type.mpi, layout_->comm(),
                     MPI_OP_NULL,   &mem_};
       spdlog::debug("{}: setting up for {} bytes", algorithm.name, size);
-      Plan plan = agree_on(layout_.comm(), [&] { return algorithm.make(args, layout_, opt_.params); });
-      if (!table) {
+      Plan plan = agree_on(layout_->comm(), [&] { return algorithm.make(args, layout, config.params); });
+      if (!table && layout_->rank() == 0) {
         table = std::make_unique<ConsoleTable>(stdout, opt_.full, opt_.validate, plan_phase_names(plan));
-        if (layout_.rank() == 0) print_header(algorithm, plan, *table);
+        if (breakdown_) {
+          if (!header_printed_) print_header(algorithm, plan, nullptr, mode);
+          breakdown_->columns(plan_phase_names(plan));
+        } else {
+          print_header(algorithm, plan, table.get(), mode);
+        }
+        header_printed_ = true;
       }
       const int iterations = opt_.iterations > 0 ? opt_.iterations : default_iterations(size);
       const int warmup = opt_.warmup >= 0 ? opt_.warmup : default_warmup(size);
-      Measurement m = measure(plan, layout_.comm(), iterations, warmup, opt_.phase_mode);
+      Measurement m = measure(plan, layout_->comm(), iterations, warmup, mode);
       std::string validation = "off";
       if (opt_.validate) {
         bool ok = validate(algorithm, plan, args, b, size);
         validation = ok ? "pass" : "fail";
         failures += ok ? 0 : 1;
       }
-      if (layout_.rank() == 0) report(algorithm, plan, size, count, iterations, warmup, m, validation, *table);
+      if (layout_->rank() == 0) report(algorithm, plan, mode, size, count, iterations, warmup, m, validation, *table);
     }
     return failures;
   }
@@ -186,11 +200,11 @@ class Runner {
   }
 
   void fill_send(Buffers& b, std::size_t count) {
-    const int p = layout_.size();
+    const int p = layout_->size();
     const std::size_t n = spec_.send_elements(count, p), tb = opt_.type.bytes;
     b.send_host.resize(n * tb);
     for (std::size_t i = 0; i < n; ++i)
-      store_element(opt_.type, &b.send_host[i * tb], spec_.send_value(layout_.rank(), p, count, i));
+      store_element(opt_.type, &b.send_host[i * tb], spec_.send_value(layout_->rank(), p, count, i));
     mem_.copy(b.send.data(), b.send_host.data(), n * tb);
     b.pristine = b.send_host;
   }
@@ -199,7 +213,7 @@ class Runner {
   // element with the system MPI's collective on the same input, then checks
   // that the send buffer is unchanged (after all timed runs and this one).
   bool validate(const Algorithm& algorithm, const Plan& plan, const CollArgs& args, Buffers& b, std::size_t size) {
-    const int p = layout_.size();
+    const int p = layout_->size();
     const std::size_t tb = opt_.type.bytes, count = static_cast<std::size_t>(args.count);
     const std::size_t nrecv = spec_.recv_elements(count, p), nsend = spec_.send_elements(count, p);
     mem_.fill(b.recv.data(), 0xA5, nrecv * tb);
@@ -221,7 +235,7 @@ class Runner {
     for (std::size_t i = 0; i < nsend; ++i)
       if (std::memcmp(&b.send_host[i * tb], &b.pristine[i * tb], tb) != 0 && changed++ == 0) first_changed = i;
     const std::string where = spec_.binary + ": validation failed: algorithm " + algorithm.name + ", size " +
-                              std::to_string(size) + " B, rank " + std::to_string(layout_.rank());
+                              std::to_string(size) + " B, rank " + std::to_string(layout_->rank());
     if (wrong)
       std::fprintf(stderr, "%s, element %zu (block %zu, index %zu): expected %s, got %s (%zu of %zu elements wrong)\n",
                    where.c_str(), first, first / count, first % count,
@@ -233,29 +247,45 @@ class Runner {
                    format_element(opt_.type, &b.send_host[first_changed * tb]).c_str(), changed);
     if (changed) mem_.copy(b.send.data(), b.pristine.data(), nsend * tb);
     int bad = (wrong || changed) ? 1 : 0, any = 0;
-    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, layout_.comm());
+    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, layout_->comm());
     return any == 0;
   }
 
-  void print_header(const Algorithm& algorithm, const Plan& plan, const ConsoleTable& table) const {
+  // The run's description; for the breakdown (table == nullptr) once, with
+  // what varies between rows left to the rows.
+  void print_header(const Algorithm& algorithm, const Plan& plan, const ConsoleTable* table, PhaseMode mode) const {
     const std::string params = plan.params_string();
-    std::printf("# %s (mcb %s): %s, algorithm %s\n", spec_.binary.c_str(), MCB_VERSION, spec_.collective.c_str(),
-                algorithm.name.c_str());
-    std::printf("# parameters: %s\n", params.empty() ? "none" : params.c_str());
+    std::printf("# %s (mcb %s): %s, algorithm %s%s\n", spec_.binary.c_str(), MCB_VERSION, spec_.collective.c_str(),
+                algorithm.name.c_str(), table ? "" : ", time per phase");
+    if (table) std::printf("# parameters: %s\n", params.empty() ? "none" : params.c_str());
     std::printf("# MPI: %s %s\n", id_.mpi_library.c_str(), id_.mpi_version.c_str());
-    std::printf("# ranks: %d, nodes: %d, ranks per node: %s%s, rank order: %s, region: %s\n", layout_.size(),
-                layout_.num_nodes(), layout_.uniform() ? std::to_string(layout_.ranks_per_node()).c_str() : "uneven",
-                layout_.options().ranks_per_node > 0 ? " (virtual nodes)" : "",
-                to_string(layout_.options().order).c_str(), layout_.options().region.str().c_str());
-    std::printf("# type: %s (%zu B), size: bytes per block, memory: %s, phase mode: %s\n", opt_.type.name.c_str(),
-                opt_.type.bytes, to_string(opt_.mem).c_str(), to_string(opt_.phase_mode).c_str());
-    std::printf("# latency: per iteration the max over ranks, then statistics over iterations\n");
-    table.header();
+    std::printf("# ranks: %d, nodes: %d, ranks per node: %s%s, rank order: %s, region: %s\n", layout_->size(),
+                layout_->num_nodes(), layout_->uniform() ? std::to_string(layout_->ranks_per_node()).c_str() : "uneven",
+                layout_->options().ranks_per_node > 0 ? " (virtual nodes)" : "",
+                to_string(layout_->options().order).c_str(), layout_->options().region.str().c_str());
+    if (table) {
+      std::printf("# type: %s (%zu B), size: bytes per block, memory: %s, phase mode: %s\n", opt_.type.name.c_str(),
+                  opt_.type.bytes, to_string(opt_.mem).c_str(), to_string(mode).c_str());
+      std::printf("# latency: per iteration the max over ranks, then statistics over iterations\n");
+      table->header();
+      return;
+    }
+    std::printf("# type: %s (%zu B), size: bytes per block, memory: %s\n", opt_.type.name.c_str(), opt_.type.bytes,
+                to_string(opt_.mem).c_str());
+    std::printf(
+        "# times: median over iterations of the max over ranks (us); embedded: phases timed inside the run, "
+        "isolated: each phase alone between barriers; Largest: the phase with the largest share of the sum\n");
   }
 
-  void report(const Algorithm& algorithm, const Plan& plan, std::size_t size, std::size_t count, int iterations,
-              int warmup, const Measurement& m, const std::string& validation, const ConsoleTable& table) {
-    table.row(size, m.total, m.phase_stats, validation);
+  void report(const Algorithm& algorithm, const Plan& plan, PhaseMode mode, std::size_t size, std::size_t count,
+              int iterations, int warmup, const Measurement& m, const std::string& validation,
+              const ConsoleTable& table) {
+    const std::string params = plan.params_string().empty() ? std::string("none") : plan.params_string();
+    if (breakdown_)
+      breakdown_->row(layout_->num_nodes(), layout_->size(), to_string(mode), size, m.phase_stats, m.total, validation,
+                      params);
+    else
+      table.row(size, m.total, m.phase_stats, validation);
     if (!writer_) return;
     for (std::size_t s = 0; s <= m.phases.size(); ++s) {
       const bool total = s == m.phases.size();
@@ -265,17 +295,17 @@ class Runner {
           .set("mcb_version", std::string(MCB_VERSION))
           .set("collective", spec_.collective)
           .set("algorithm", algorithm.name)
-          .set("params", plan.params_string().empty() ? std::string("none") : plan.params_string())
+          .set("params", params)
           .set("mpi_library", id_.mpi_library)
           .set("mpi_version", id_.mpi_version)
-          .set("ranks", static_cast<long long>(layout_.size()))
-          .set("nodes", static_cast<long long>(layout_.num_nodes()))
-          .set("ranks_per_node", static_cast<long long>(layout_.ranks_per_node()))
-          .set("rank_order", to_string(layout_.options().order))
-          .set("region", layout_.options().region.str())
+          .set("ranks", static_cast<long long>(layout_->size()))
+          .set("nodes", static_cast<long long>(layout_->num_nodes()))
+          .set("ranks_per_node", static_cast<long long>(layout_->ranks_per_node()))
+          .set("rank_order", to_string(layout_->options().order))
+          .set("region", layout_->options().region.str())
           .set("mem", to_string(opt_.mem))
           .set("datatype", opt_.type.name)
-          .set("phase_mode", to_string(opt_.phase_mode))
+          .set("phase_mode", to_string(mode))
           .set("size_bytes", static_cast<long long>(size))
           .set("count", static_cast<long long>(count))
           .set("phase", total ? std::string("total") : m.phases[s])
@@ -295,10 +325,12 @@ class Runner {
 
   const CollectiveSpec& spec_;
   const Options& opt_;
-  const Layout& layout_;
   const Memory& mem_;
   Identity id_;
+  const Layout* layout_ = nullptr;
   std::unique_ptr<RowWriter> writer_;
+  std::unique_ptr<BreakdownTable> breakdown_;
+  bool header_printed_ = false;
 };
 
 void setup_logging(int rank, int level) {
@@ -308,11 +340,24 @@ void setup_logging(int rank, int level) {
   spdlog::set_default_logger(logger);
 }
 
+// The ranks of the first `nodes` nodes of `full` as a layout of their own
+// (collective over full.comm(); the other ranks get nullopt).
+std::optional<Layout> first_nodes(const Layout& full, int nodes, const LayoutOptions& options) {
+  MPI_Comm sub = MPI_COMM_NULL;
+  int world_rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  MPI_Comm_split(MPI_COMM_WORLD, full.node() < nodes ? 0 : MPI_UNDEFINED, world_rank, &sub);
+  if (sub == MPI_COMM_NULL) return std::nullopt;
+  std::optional<Layout> layout = Layout::create(sub, options);
+  MPI_Comm_free(&sub);
+  return layout;
+}
+
 int run_all(int argc, char** argv, const CollectiveSpec& spec) {
   int world_rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   try {
-    ParseResult parsed = parse_options(argc, argv, spec.binary, *spec.algorithms);
+    ParseResult parsed = parse_options(argc, argv, spec.binary, *spec.algorithms, spec.tool);
     if (parsed.exit_code) {
       if (world_rank == 0) std::fputs(parsed.output.c_str(), stdout);
       return *parsed.exit_code;
@@ -326,14 +371,38 @@ int run_all(int argc, char** argv, const CollectiveSpec& spec) {
       m->select_device(layout.local_rank());
       return m;
     });
-    Runner runner(spec, opt, layout, mem);
+    std::vector<int> node_counts = opt.nodes.empty() ? std::vector<int>{layout.num_nodes()} : opt.nodes;
+    for (int n : node_counts)
+      if (n > layout.num_nodes())
+        throw Error("--nodes " + std::to_string(n) + ": this run has " + std::to_string(layout.num_nodes()) + " node" +
+                    (layout.num_nodes() == 1 ? "" : "s") + " (" + layout.describe() + ")");
+    Runner runner(spec, opt, mem, MPI_COMM_WORLD);
     int failures = 0;
-    for (const auto& name : opt.algorithms) {
-      auto it = std::find_if(spec.algorithms->begin(), spec.algorithms->end(),
-                             [&](const Algorithm& a) { return a.name == name; });
-      failures += runner.run(*it);
-      if (world_rank == 0) std::printf("\n");
+    for (int n : node_counts) {
+      // The ranks left out of a node count wait here; an error on the others
+      // reaches them too.
+      agree_on(MPI_COMM_WORLD, [&] {
+        std::optional<Layout> sub = n == layout.num_nodes() ? std::nullopt : first_nodes(layout, n, opt.layout);
+        if (n != layout.num_nodes() && !sub) return;
+        const Layout& here = sub ? *sub : layout;
+        for (const Config& config : opt.configs) {
+          const Algorithm& algorithm = *std::find_if(spec.algorithms->begin(), spec.algorithms->end(),
+                                                     [&](const Algorithm& a) { return a.name == config.algorithm; });
+          const std::string why = algorithm.unsupported ? algorithm.unsupported(here) : "";
+          if (!why.empty()) {
+            if (config.named) throw Error(algorithm.name + " " + why + " (" + here.describe() + ")");
+            if (here.rank() == 0)
+              std::printf("# skipping %s: %s (%s)\n\n", algorithm.name.c_str(), why.c_str(), here.describe().c_str());
+            continue;
+          }
+          for (PhaseMode mode : opt.phase_modes) {
+            failures += runner.run(algorithm, config, mode, here);
+            if (here.rank() == 0 && spec.tool == Tool::benchmark) std::printf("\n");
+          }
+        }
+      });
     }
+    MPI_Allreduce(MPI_IN_PLACE, &failures, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (failures && world_rank == 0)
       std::fprintf(stderr, "%s: validation failed for %d algorithm/size combinations\n", spec.binary.c_str(), failures);
     return failures ? 1 : 0;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/options.hpp"
 #include "mcb/collective.hpp"
 
 namespace mcb::bench {
@@ -28,6 +29,8 @@ struct CollectiveSpec {
   std::uint64_t (*send_value)(int rank, int p, std::size_t count, std::size_t index);
   /// The system MPI's own collective on the same arguments (the reference).
   void (*reference)(const CollArgs& args);
+  /// The OSU-style table of every algorithm, or the per-phase breakdown of one.
+  Tool tool = Tool::benchmark;
 };
 
 /// Initializes MPI, runs the benchmark, finalizes MPI. Returns the process

@@ -59,6 +59,76 @@ std::vector<std::size_t> parse_sizes(const std::string& text) {
   return sizes;
 }
 
+std::vector<int> parse_int_list(const std::string& option, const std::string& text) {
+  auto one = [&](const std::string& item) {
+    const bool digits = !item.empty() && item.size() <= 9 &&
+                        std::all_of(item.begin(), item.end(), [](unsigned char c) { return std::isdigit(c); });
+    if (!digits || std::stoi(item) < 1) throw Error(option + " " + text + ": '" + item + "' is not a positive integer");
+    return std::stoi(item);
+  };
+  std::vector<int> out;
+  const auto colon = text.find(':');
+  if (colon != std::string::npos && text.find(',') == std::string::npos) {
+    const int lo = one(text.substr(0, colon)), hi = one(text.substr(colon + 1));
+    if (lo > hi)
+      throw Error(option + " " + text + ": empty range (MIN " + std::to_string(lo) + " > MAX " + std::to_string(hi) +
+                  ")");
+    for (long v = lo; v <= hi; v *= 2) out.push_back(static_cast<int>(v));
+    if (out.back() != hi) out.push_back(hi);
+    return out;
+  }
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) out.push_back(one(item));
+  if (text.empty() || text.back() == ',') out.push_back(one(""));
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::vector<Config> expand_configs(const std::vector<Algorithm>& algorithms, const std::vector<std::string>& names,
+                                   const std::vector<std::string>& named, const Params& given) {
+  std::vector<Config> configs;
+  for (const auto& name : names) {
+    const Algorithm& a =
+        *std::find_if(algorithms.begin(), algorithms.end(), [&](const auto& x) { return x.name == name; });
+    std::vector<Params> combos(1);
+    for (const auto& p : a.params) {
+      const std::string text = given.has(p.name) ? given.get(p.name) : p.default_value;
+      if (text.empty()) continue;
+      std::vector<std::string> values;
+      std::stringstream ss(text);
+      std::string item;
+      while (std::getline(ss, item, ',')) {
+        if (item.empty()) throw Error("--" + p.name + " " + text + ": empty item in the list");
+        if (item == "all" && !p.choices.empty()) {
+          values.insert(values.end(), p.choices.begin(), p.choices.end());
+          continue;
+        }
+        if (!p.choices.empty() && std::find(p.choices.begin(), p.choices.end(), item) == p.choices.end()) {
+          std::string known;
+          for (const auto& c : p.choices) known += c + ", ";
+          throw Error("--" + p.name + " " + item + ": expected one of " + known + "a list of them, or all");
+        }
+        values.push_back(item);
+      }
+      if (values.empty() || text.back() == ',') throw Error("--" + p.name + " " + text + ": empty item in the list");
+      for (std::size_t i = 0; i < values.size(); ++i)  // each value once, first mention wins
+        values.erase(std::remove(values.begin() + static_cast<long>(i) + 1, values.end(), values[i]), values.end());
+      std::vector<Params> next;
+      for (const auto& c : combos)
+        for (const auto& v : values) {
+          next.push_back(c);
+          next.back().set(p.name, v);
+        }
+      combos = std::move(next);
+    }
+    const bool is_named = std::find(named.begin(), named.end(), name) != named.end();
+    for (auto& c : combos) configs.push_back({name, std::move(c), is_named});
+  }
+  return configs;
+}
+
 int default_iterations(std::size_t bytes) { return bytes <= kLargeMessage ? 1000 : 100; }
 int default_warmup(std::size_t bytes) { return bytes <= kLargeMessage ? 100 : 10; }
 
@@ -67,7 +137,7 @@ std::string list_algorithms(const std::string& binary, const std::vector<Algorit
   out << "# " << binary << " algorithms (use --algorithm a,b,c or all)\n";
   for (const auto& a : algorithms) {
     out << "  " << a.name;
-    for (std::size_t i = a.name.size(); i < 20; ++i) out << ' ';
+    for (std::size_t i = a.name.size(); i < 24; ++i) out << ' ';
     out << a.summary;
     if (!a.available) out << " [unavailable: " << a.unavailable_why << "]";
     out << '\n';
@@ -79,14 +149,16 @@ std::string list_algorithms(const std::string& binary, const std::vector<Algorit
 }
 
 ParseResult parse_options(int argc, const char* const* argv, const std::string& binary,
-                          const std::vector<Algorithm>& algorithms) {
+                          const std::vector<Algorithm>& algorithms, Tool tool) {
+  const bool breakdown = tool == Tool::breakdown;
   ParseResult result;
   Options& o = result.options;
   CLI::App app{binary + ": OSU-style benchmark of collective algorithms (mcb " MCB_VERSION ")", binary};
   app.set_version_flag("--version", std::string(MCB_VERSION));
 
   std::string sizes = "1:" + std::to_string(kDefaultMax), mem = "host", type = "char";
-  std::string algos = "all", order = "block", region = "none", phase_mode = "embedded", log_level;
+  std::string algos = breakdown ? "" : "all", order = "block", region = "none", log_level, nodes;
+  std::string phase_mode = breakdown ? "both" : "embedded";
   int verbose = 0;
   bool list = false;
   app.add_option("-m,--message-size", sizes, "bytes per block: MIN:MAX doubling from MIN, [MIN:]MAX, or a list a,b,c")
@@ -99,14 +171,19 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
   app.add_option("-T,--type", type, "element type: char, int, float or double")->capture_default_str();
   app.add_option("--csv", o.csv, "write one CSV row per (algorithm, size, phase) to FILE");
   app.add_option("--json", o.json, "write the same rows as JSON Lines to FILE");
-  app.add_option("--algorithm", algos, "comma-separated algorithms, or all (see --list)")->capture_default_str();
+  if (breakdown)
+    app.add_option("--algorithm", algos, "the algorithm to break down into phases (see --list)")->required();
+  else
+    app.add_option("--algorithm", algos, "comma-separated algorithms, or all (see --list)")->capture_default_str();
   app.add_flag("--list", list, "list the algorithms and their parameters, then exit");
   app.add_option("--ranks-per-node", o.layout.ranks_per_node,
                  "virtual nodes of K consecutive ranks (default: MPI_COMM_TYPE_SHARED)");
   app.add_option("--rank-order", order, "block or cyclic placement of ranks across nodes")->capture_default_str();
   app.add_option("--region", region, "regions inside a node: none, numa, package, l3 or size:K")->capture_default_str();
-  app.add_option("--phase-mode", phase_mode, "embedded (phases timed inside the run) or isolated (alone)")
+  app.add_option("--phase-mode", phase_mode,
+                 "embedded (phases timed inside the run), isolated (each alone, between barriers) or both")
       ->capture_default_str();
+  app.add_option("--nodes", nodes, "run on the first K nodes for each K of a list a,b,c or MIN:MAX (doubling)");
   app.add_flag("-v,--verbose", verbose, "more log output (-v info, -vv debug, -vvv trace)");
   app.add_option("--log-level", log_level, "log level: trace, debug, info, warn, error, critical, off");
 
@@ -152,11 +229,14 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
   o.layout.order = parse_rank_order(order);
   o.layout.region = RegionSpec::parse(region);
   if (phase_mode == "embedded")
-    o.phase_mode = PhaseMode::embedded;
+    o.phase_modes = {PhaseMode::embedded};
   else if (phase_mode == "isolated")
-    o.phase_mode = PhaseMode::isolated;
+    o.phase_modes = {PhaseMode::isolated};
+  else if (phase_mode == "both")
+    o.phase_modes = {PhaseMode::embedded, PhaseMode::isolated};
   else
-    throw Error("--phase-mode " + phase_mode + ": expected embedded or isolated");
+    throw Error("--phase-mode " + phase_mode + ": expected embedded, isolated or both");
+  if (!nodes.empty()) o.nodes = parse_int_list("--nodes", nodes);
 
   static const char* levels[] = {"trace", "debug", "info", "warn", "error", "critical", "off"};
   o.log_level = std::max(0, 3 - verbose);
@@ -168,6 +248,9 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
   }
 
   // --algorithm: a list, or all (every algorithm this build and MPI can run).
+  if (breakdown && (algos == "all" || algos.find(',') != std::string::npos))
+    throw Error("--algorithm " + algos + ": " + binary + " breaks down one algorithm; name one (see --list)");
+  std::vector<std::string> named;
   std::stringstream ss(algos);
   std::string name;
   while (std::getline(ss, name, ',')) {
@@ -184,6 +267,7 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
     }
     if (!it->available) throw Error("--algorithm " + name + ": unavailable: " + it->unavailable_why);
     o.algorithms.push_back(name);
+    named.push_back(name);
   }
   for (std::size_t i = 0; i < o.algorithms.size(); ++i)  // each algorithm once, first mention wins
     o.algorithms.erase(
@@ -192,6 +276,7 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
   if (o.algorithms.empty()) throw Error("--algorithm " + algos + ": no algorithm selected");
   for (const auto& [n, v] : param_values)
     if (app.count("--" + n)) o.params.set(n, v);
+  o.configs = expand_configs(algorithms, o.algorithms, named, o.params);
   return result;
 }
 

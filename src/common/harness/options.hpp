@@ -17,6 +17,18 @@ namespace mcb::bench {
 enum class PhaseMode { embedded, isolated };
 std::string to_string(PhaseMode mode);
 
+/// What a binary is for: the OSU-style benchmark of every algorithm
+/// (mcb_alltoall, ...), or the per-phase breakdown of one (mcb_breakdown).
+enum class Tool { benchmark, breakdown };
+
+/// One configuration to run: an algorithm with one value for each of its
+/// parameters that has one (lists and "all" expanded).
+struct Config {
+  std::string algorithm;
+  Params params;
+  bool named = false;  // named in --algorithm (not only through "all")
+};
+
 struct Options {
   std::vector<std::size_t> sizes;  // bytes per block, ascending
   int iterations = 0;              // 0: OSU's default for each size
@@ -28,9 +40,11 @@ struct Options {
   std::string csv, json;
   std::vector<std::string> algorithms;  // resolved names, in the order given
   LayoutOptions layout;
-  PhaseMode phase_mode = PhaseMode::embedded;
-  int log_level = 3;  // spdlog level: 0 trace ... 6 off; default warn
-  Params params;
+  std::vector<PhaseMode> phase_modes{PhaseMode::embedded};
+  std::vector<int> nodes;       // node counts to run on (first K nodes); empty: all
+  int log_level = 3;            // spdlog level: 0 trace ... 6 off; default warn
+  Params params;                // as given (lists unexpanded)
+  std::vector<Config> configs;  // algorithms x parameter values, in run order
 };
 
 /// What parsing decided: run with `options`, or print `output` (help,
@@ -44,7 +58,16 @@ struct ParseResult {
 /// Parses argv for benchmark `binary` offering `algorithms`. Throws Error
 /// with one line for any bad input.
 ParseResult parse_options(int argc, const char* const* argv, const std::string& binary,
-                          const std::vector<Algorithm>& algorithms);
+                          const std::vector<Algorithm>& algorithms, Tool tool = Tool::benchmark);
+
+/// The configurations of `names`: per algorithm, every combination of the
+/// values of its parameters (given, else the default; "a,b" lists, "all" for
+/// every choice). Throws Error for a value outside a parameter's choices.
+std::vector<Config> expand_configs(const std::vector<Algorithm>& algorithms, const std::vector<std::string>& names,
+                                   const std::vector<std::string>& named, const Params& given);
+
+/// "a,b,c" or "MIN:MAX" (doubling) positive integers for option `option`.
+std::vector<int> parse_int_list(const std::string& option, const std::string& text);
 
 /// "MIN:MAX" (doubling from MIN, MAX included when reached), "MAX" (from 1),
 /// "MIN:" (up to 1 MiB) or a comma-separated list "1,3,1000". Throws Error.

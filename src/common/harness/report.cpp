@@ -154,4 +154,36 @@ void ConsoleTable::row(std::size_t size, const Stats& total, const std::vector<S
   std::fflush(out_);
 }
 
+void BreakdownTable::columns(const std::vector<std::string>& phases) {
+  if (printed_ && phases == phases_) return;
+  phases_ = phases;
+  printed_ = true;
+  std::fprintf(out_, "%-7s%7s%10s%10s", "# Nodes", "Ranks", "Mode", "Size");
+  for (const auto& p : phases_) std::fprintf(out_, "%16s", (p + "(us)").c_str());
+  std::fprintf(out_, "%14s%18s", "Total(us)", "Largest");
+  if (validate_) std::fprintf(out_, "%12s", "Validation");
+  std::fprintf(out_, "  %s\n", "Parameters");
+  std::fflush(out_);
+}
+
+void BreakdownTable::row(int nodes, int ranks, const std::string& mode, std::size_t size,
+                         const std::vector<Stats>& phases, const Stats& total, const std::string& validation,
+                         const std::string& params) const {
+  std::fprintf(out_, "%-7d%7d%10s%10zu", nodes, ranks, mode.c_str(), size);
+  double sum = 0, largest = -1;
+  std::size_t which = 0;
+  for (std::size_t i = 0; i < phases.size(); ++i) {
+    std::fprintf(out_, "%16.2f", phases[i].median);
+    sum += phases[i].median;
+    if (phases[i].median > largest) largest = phases[i].median, which = i;
+  }
+  char share[64] = "-";
+  if (!phases.empty() && sum > 0)
+    std::snprintf(share, sizeof share, "%s %.0f%%", phases_[which].c_str(), 100.0 * largest / sum);
+  std::fprintf(out_, "%14.2f%18s", total.median, share);
+  if (validate_) std::fprintf(out_, "%12s", validation.c_str());
+  std::fprintf(out_, "  %s\n", params.c_str());
+  std::fflush(out_);
+}
+
 }  // namespace mcb::bench

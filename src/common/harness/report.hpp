@@ -64,4 +64,21 @@ class ConsoleTable {
   std::vector<std::string> phases_;
 };
 
+/// mcb_breakdown's table: one row per (nodes, parameters, phase mode, size)
+/// with the median of every phase, the total and the phase that dominates.
+class BreakdownTable {
+ public:
+  BreakdownTable(std::FILE* out, bool validate) : out_(out), validate_(validate) {}
+  /// Prints the column header when `phases` differ from the last header's.
+  void columns(const std::vector<std::string>& phases);
+  void row(int nodes, int ranks, const std::string& mode, std::size_t size, const std::vector<Stats>& phases,
+           const Stats& total, const std::string& validation, const std::string& params) const;
+
+ private:
+  std::FILE* out_;
+  bool validate_;
+  std::vector<std::string> phases_;
+  bool printed_ = false;
+};
+
 }  // namespace mcb::bench

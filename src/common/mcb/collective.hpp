@@ -50,6 +50,7 @@ class Params {
   std::string get(const std::string& name, const std::string& fallback = "") const;
   /// Integer value; throws Error naming the parameter if it is not one.
   long get_int(const std::string& name, long fallback) const;
+  const std::map<std::string, std::string>& values() const { return values_; }
 
  private:
   std::map<std::string, std::string> values_;
