@@ -330,5 +330,100 @@ TEST_F(ParseOptions, OutputFiles) {
 
 TEST_F(ParseOptions, HostMemory) { EXPECT_EQ(parse({"-d", "host"}).options.mem, MemKind::host); }
 
+// ------------------------------------------------- configurations and lists
+
+// An algorithm with a parameter of fixed choices (default all) and a free one.
+class Configs : public ::testing::Test {
+ protected:
+  Configs() {
+    Algorithm plain;
+    plain.name = "plain";
+    Algorithm tree;
+    tree.name = "tree";
+    tree.params = {{"inner", "help", "all", {"x", "y", "z"}}, {"fanout", "help", ""}};
+    algorithms_ = {plain, tree};
+  }
+  std::vector<Config> expand(const Params& given, std::vector<std::string> names = {"plain", "tree"}) const {
+    return expand_configs(algorithms_, names, {"tree"}, given);
+  }
+  static std::string describe(const Config& c) {
+    std::string out = c.algorithm;
+    for (const auto& [n, v] : c.params.values()) out += " " + n + "=" + v;
+    return out;
+  }
+  std::vector<std::string> described(const Params& given) const {
+    std::vector<std::string> out;
+    for (const auto& c : expand(given)) out.push_back(describe(c));
+    return out;
+  }
+  std::vector<Algorithm> algorithms_;
+};
+
+TEST_F(Configs, DefaultAllExpandsEveryChoice) {
+  EXPECT_EQ(described({}), (std::vector<std::string>{"plain", "tree inner=x", "tree inner=y", "tree inner=z"}));
+  auto c = expand({});
+  EXPECT_FALSE(c[0].named);
+  EXPECT_TRUE(c[1].named);
+}
+
+TEST_F(Configs, ListsMultiplyInOrderAndDeduplicate) {
+  Params p;
+  p.set("inner", "z,x,z");
+  p.set("fanout", "2,4");
+  EXPECT_EQ(described(p), (std::vector<std::string>{"plain", "tree fanout=2 inner=z", "tree fanout=4 inner=z",
+                                                     "tree fanout=2 inner=x", "tree fanout=4 inner=x"}));
+}
+
+TEST_F(Configs, AllInsideAList) {
+  Params p;
+  p.set("inner", "y,all");
+  EXPECT_EQ(described(p), (std::vector<std::string>{"plain", "tree inner=y", "tree inner=x", "tree inner=z"}));
+}
+
+TEST_F(Configs, BadValuesNameTheChoices) {
+  Params p;
+  p.set("inner", "x,w");
+  EXPECT_EQ(error_of([&] { expand(p); }), "--inner w: expected one of x, y, z, a list of them, or all");
+  Params e;
+  e.set("fanout", "2,");
+  EXPECT_NE(error_of([&] { expand(e); }).find("empty item"), std::string::npos);
+}
+
+TEST_F(ParseOptions, ConfigsFollowAlgorithms) {
+  Options o = parse({"--algorithm", "b,a", "--radix", "2,8"}).options;
+  ASSERT_EQ(o.configs.size(), 3u);
+  EXPECT_EQ(o.configs[0].algorithm, "b");
+  EXPECT_EQ(o.configs[0].params.get("radix"), "2");
+  EXPECT_EQ(o.configs[1].params.get("radix"), "8");
+  EXPECT_EQ(o.configs[2].algorithm, "a");
+  EXPECT_FALSE(o.configs[2].params.has("radix"));
+}
+
+TEST(IntList, ListsAndDoublingRanges) {
+  EXPECT_EQ(parse_int_list("--nodes", "4,1,2,4"), (std::vector<int>{1, 2, 4}));
+  EXPECT_EQ(parse_int_list("--nodes", "1:8"), (std::vector<int>{1, 2, 4, 8}));
+  EXPECT_EQ(parse_int_list("--nodes", "3:20"), (std::vector<int>{3, 6, 12, 20}));
+  EXPECT_EQ(parse_int_list("--nodes", "5"), (std::vector<int>{5}));
+  EXPECT_EQ(error_of([] { parse_int_list("--nodes", "0"); }), "--nodes 0: '0' is not a positive integer");
+  EXPECT_EQ(error_of([] { parse_int_list("--nodes", "8:2"); }), "--nodes 8:2: empty range (MIN 8 > MAX 2)");
+  EXPECT_NE(error_of([] { parse_int_list("--nodes", "1,,2"); }).find("''"), std::string::npos);
+  EXPECT_NE(error_of([] { parse_int_list("--nodes", "2,"); }).find("''"), std::string::npos);
+}
+
+TEST_F(ParseOptions, BreakdownNeedsOneAlgorithm) {
+  auto parse_tool = [&](std::initializer_list<const char*> args) {
+    std::vector<const char*> argv{"mcb_test"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return parse_options(static_cast<int>(argv.size()), argv.data(), "mcb_test", algorithms_, Tool::breakdown);
+  };
+  EXPECT_NE(error_of([&] { parse_tool({}); }).find("--algorithm is required"), std::string::npos);
+  EXPECT_NE(error_of([&] { parse_tool({"--algorithm", "all"}); }).find("breaks down one algorithm"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { parse_tool({"--algorithm", "a,b"}); }).find("breaks down one algorithm"),
+            std::string::npos);
+  Options o = parse_tool({"--algorithm", "b"}).options;
+  EXPECT_EQ(o.phase_modes, (std::vector<PhaseMode>{PhaseMode::embedded, PhaseMode::isolated}));
+}
+
 }  // namespace
 }  // namespace mcb::bench
