@@ -49,13 +49,14 @@ def main(readme, csv_path, json_path):
         if frame.isna().any().any():
             failures.append(f"{label} has empty cells: {frame.columns[frame.isna().any()].tolist()}")
         totals = frame[frame.phase == "total"]
-        per_config = totals.groupby(["algorithm", "size_bytes"]).size()
+        config = ["algorithm", "params", "nodes", "phase_mode", "size_bytes"]
+        per_config = totals.groupby(config).size()
         if len(per_config) == 0 or (per_config != 1).any():
-            failures.append(f"{label}: not exactly one total row per (algorithm, size)")
+            failures.append(f"{label}: not exactly one total row per (algorithm, params, nodes, phase mode, size)")
         if set(frame.validation) != {"pass"}:
             failures.append(f"{label}: validation column {set(frame.validation)}")
         bruck = frame[frame.algorithm == "bruck"]
-        if set(bruck.phase) != {"rotate", "exchange", "rotate_back", "total"}:
+        if len(bruck) and set(bruck.phase) != {"rotate", "exchange", "rotate_back", "total"}:
             failures.append(f"{label}: bruck phases {set(bruck.phase)}")
         if (frame.min_us > frame.avg_us + 1e-3).any() or (frame.avg_us > frame.max_us + 1e-3).any():
             failures.append(f"{label}: min <= avg <= max violated")
