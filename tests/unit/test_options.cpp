@@ -371,7 +371,7 @@ TEST_F(Configs, ListsMultiplyInOrderAndDeduplicate) {
   p.set("inner", "z,x,z");
   p.set("fanout", "2,4");
   EXPECT_EQ(described(p), (std::vector<std::string>{"plain", "tree fanout=2 inner=z", "tree fanout=4 inner=z",
-                                                     "tree fanout=2 inner=x", "tree fanout=4 inner=x"}));
+                                                    "tree fanout=2 inner=x", "tree fanout=4 inner=x"}));
 }
 
 TEST_F(Configs, AllInsideAList) {
@@ -417,10 +417,8 @@ TEST_F(ParseOptions, BreakdownNeedsOneAlgorithm) {
     return parse_options(static_cast<int>(argv.size()), argv.data(), "mcb_test", algorithms_, Tool::breakdown);
   };
   EXPECT_NE(error_of([&] { parse_tool({}); }).find("--algorithm is required"), std::string::npos);
-  EXPECT_NE(error_of([&] { parse_tool({"--algorithm", "all"}); }).find("breaks down one algorithm"),
-            std::string::npos);
-  EXPECT_NE(error_of([&] { parse_tool({"--algorithm", "a,b"}); }).find("breaks down one algorithm"),
-            std::string::npos);
+  EXPECT_NE(error_of([&] { parse_tool({"--algorithm", "all"}); }).find("breaks down one algorithm"), std::string::npos);
+  EXPECT_NE(error_of([&] { parse_tool({"--algorithm", "a,b"}); }).find("breaks down one algorithm"), std::string::npos);
   Options o = parse_tool({"--algorithm", "b"}).options;
   EXPECT_EQ(o.phase_modes, (std::vector<PhaseMode>{PhaseMode::embedded, PhaseMode::isolated}));
 }
