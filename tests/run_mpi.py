@@ -15,6 +15,9 @@ Checks, all optional:
                        non-zero, and stderr holds exactly one line matching
                        '<binary>: error: RE' (rank 0 only), no MPI abort trace
   --expect-exit C      every rank exits with C
+Launch options: --env NAME=VALUE for the ranks; --hosts h1:K1,h2:K2 (MPICH
+only) starts K1 ranks on "host" h1 and so on, all on this machine, each host
+its own MPI_COMM_TYPE_SHARED node (uneven nodes, real shared-memory nodes).
 A run that takes longer than --timeout seconds fails (a hang is a failure).
 """
 import argparse
@@ -34,6 +37,10 @@ def launcher_command(args, rcdir):
                    OMPI_MCA_rmaps_base_oversubscribe="1")
     elif args.mpi == "mpich" and args.yield_shim and args.n > (os.cpu_count() or 1):
         env["LD_PRELOAD"] = args.yield_shim
+    if args.hosts:
+        if args.mpi != "mpich":
+            sys.exit("run_mpi.py: --hosts needs MPICH's launcher (-launcher fork -hosts)")
+        cmd += ["-launcher", "fork", "-hosts", args.hosts]
     cmd += ["-n", str(args.n)]
     # Each rank records its own exit status, so that "every rank exits
     # non-zero" is checked, not just the launcher's summary.
@@ -56,6 +63,7 @@ def main():
     p.add_argument("--expect-error")
     p.add_argument("--expect-exit", type=int)
     p.add_argument("--env", action="append", default=[], help="NAME=VALUE for the ranks")
+    p.add_argument("--hosts", help="MPICH only: fake hosts h1:K1,h2:K2 (one shared-memory node per host)")
     p.add_argument("program", nargs=argparse.REMAINDER)
     args = p.parse_args()
     if args.program and args.program[0] == "--":
