@@ -259,8 +259,11 @@ class Runner {
                 algorithm.name.c_str(), table ? "" : ", time per phase");
     if (table) std::printf("# parameters: %s\n", params.empty() ? "none" : params.c_str());
     std::printf("# MPI: %s %s\n", id_.mpi_library.c_str(), id_.mpi_version.c_str());
-    std::printf("# ranks: %d, nodes: %d, ranks per node: %s%s, rank order: %s, region: %s\n", layout_->size(),
-                layout_->num_nodes(), layout_->uniform() ? std::to_string(layout_->ranks_per_node()).c_str() : "uneven",
+    const std::string ranks =
+        table ? "ranks: " + std::to_string(layout_->size()) + ", nodes: " + std::to_string(layout_->num_nodes()) + ", "
+              : "ranks and nodes: per row, ";  // a --nodes sweep varies them
+    std::printf("# %sranks per node: %s%s, rank order: %s, region: %s\n", ranks.c_str(),
+                layout_->uniform() ? std::to_string(layout_->ranks_per_node()).c_str() : "uneven",
                 layout_->options().ranks_per_node > 0 ? " (virtual nodes)" : "",
                 to_string(layout_->options().order).c_str(), layout_->options().region.str().c_str());
     if (table) {
