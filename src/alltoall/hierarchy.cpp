@@ -40,7 +40,7 @@ NodeGroups NodeGroups::from_regions(const std::string& algo, const std::vector<i
     throw Error(algo + ": --region " + what + " cuts the " + std::to_string(regions.size()) +
                 " ranks of a node into regions of " + sizes +
                 " ranks; the groups must be equal (use --procs-per-group with one of " +
-                divisors(static_cast<int>(regions.size())) + ")");
+                divisors_of(static_cast<int>(regions.size())) + ")");
   }
   return g;
 }
@@ -75,13 +75,6 @@ int largest_divisor_up_to(int n, int cap) {
   return 1;
 }
 
-std::string divisors(int n) {
-  std::string out;
-  for (int d = 1; d <= n; ++d)
-    if (n % d == 0) out += (out.empty() ? "" : ", ") + std::to_string(d);
-  return out;
-}
-
 namespace {
 
 // A count of things per node given as --<count_name> (groups or leaders per
@@ -94,7 +87,7 @@ int resolve_split(const std::string& algo, int ppn, const Params& params, const 
   const std::string& name = by_count ? count_name : size_name;
   const long v = params.get_int(name, 0);
   const std::string head = algo + ": --" + name + " " + std::to_string(v);
-  const std::string fits = "; values that fit: " + divisors(ppn);
+  const std::string fits = "; values that fit: " + divisors_of(ppn);
   if (v < 1) throw Error(head + ": must be >= 1" + fits);
   if (v > ppn)
     throw Error(head + (by_count ? ": more " + what + " than" : ": more processes than") + " the " +

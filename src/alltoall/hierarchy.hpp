@@ -51,8 +51,6 @@ NodeGroups locality_groups(const std::string& algo, int ppn, const Layout& layou
 
 /// The largest divisor of n that is at most cap.
 int largest_divisor_up_to(int n, int cap);
-/// "1, 2, 4, 8": the divisors of n.
-std::string divisors(int n);
 
 /// The --inner parameter, shared by every algorithm of the family.
 ParamSpec inner_param();

@@ -81,14 +81,9 @@ Plan multileader_node_aware(const CollArgs& args, const Layout& layout, const Pa
   const char* gathered = ppl > 1 ? static_cast<const char*>(st->x.data()) : send;
   const bool pack_in_place = ppl == 1 && st->pack.identity();  // x is the exchange's output
   char* unpacked = ppl > 1 ? static_cast<char*>(st->y.data()) : recv;
-  CollArgs across = args.on(lane);
-  across.sendbuf = pack_in_place ? static_cast<const void*>(gathered) : st->y.data();
-  across.recvbuf = st->x.data();
-  across.count = ppl * ppn * args.count;
-  CollArgs within = args.on(node_leaders);
-  within.sendbuf = st->y.data();
-  within.recvbuf = st->x.data();
-  within.count = nodes * ppl * ppl * args.count;
+  const void* packed = pack_in_place ? static_cast<const void*>(gathered) : st->y.data();
+  const CollArgs across = args.on(lane, packed, st->x.data(), ppl * ppn * args.count);
+  const CollArgs within = args.on(node_leaders, st->y.data(), st->x.data(), nodes * ppl * ppl * args.count);
 
   plan.add("gather", [=, a = args] {
     if (ppl > 1) MPI_Gather(send, whole, a.type, st->x.data(), whole, a.type, 0, local);

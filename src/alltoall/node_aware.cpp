@@ -59,14 +59,9 @@ Plan group_alltoall(const std::string& algo, const CollArgs& args, const Layout&
   const auto* send = static_cast<const char*>(args.sendbuf);
   auto* recv = static_cast<char*>(args.recvbuf);
   const bool pack_in_place = st->pack.identity();
-  CollArgs across = args.on(lane);
-  across.sendbuf = pack_in_place ? static_cast<const void*>(send) : st->y.data();
-  across.recvbuf = st->x.data();
-  across.count = ppg * args.count;
-  CollArgs within = args.on(group);
-  within.sendbuf = st->y.data();
-  within.recvbuf = st->x.data();
-  within.count = regions * args.count;
+  const void* packed = pack_in_place ? static_cast<const void*>(send) : st->y.data();
+  const CollArgs across = args.on(lane, packed, st->x.data(), ppg * args.count);
+  const CollArgs within = args.on(group, st->y.data(), st->x.data(), regions * args.count);
 
   Plan plan;
   plan.set_param("inner", inner);

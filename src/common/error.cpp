@@ -4,6 +4,13 @@
 
 namespace mcb {
 
+std::string divisors_of(int n) {
+  std::string out;
+  for (int d = 1; d <= n; ++d)
+    if (n % d == 0) out += (out.empty() ? "" : ", ") + std::to_string(d);
+  return out;
+}
+
 void agree(MPI_Comm comm, const std::optional<std::string>& local_error) {
   int rank = 0, size = 0;
   MPI_Comm_rank(comm, &rank);

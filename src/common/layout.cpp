@@ -23,13 +23,6 @@ void free_comm(MPI_Comm& c) {
   c = MPI_COMM_NULL;
 }
 
-std::string divisors_of(int n) {
-  std::string out;
-  for (int d = 1; d <= n; ++d)
-    if (n % d == 0) out += (out.empty() ? "" : ", ") + std::to_string(d);
-  return out;
-}
-
 // Node index (dense, ordered by the node's lowest base rank) of every rank of `base`.
 std::vector<int> node_ids(MPI_Comm base, int ranks_per_node) {
   int rank = 0, size = 0;

@@ -65,7 +65,7 @@ TEST(Divisors, DefaultsClipToADivisor) {
   EXPECT_EQ(largest_divisor_up_to(6, 4), 3);
   EXPECT_EQ(largest_divisor_up_to(2, 4), 2);
   EXPECT_EQ(largest_divisor_up_to(7, 4), 1);
-  EXPECT_EQ(divisors(12), "1, 2, 3, 4, 6, 12");
+  EXPECT_EQ(divisors_of(12), "1, 2, 3, 4, 6, 12");
 }
 
 TEST(Divisors, ProcsPerLeaderErrorsNameTheValuesThatFit) {

@@ -158,7 +158,8 @@ class Runner {
       if (opt_.validate) x.ref = Buffer(mem_, x.recv.bytes());
       return x;
     });
-    std::unique_ptr<ConsoleTable> table;
+    std::unique_ptr<ConsoleTable> table;  // Tool::benchmark only
+    bool started = false;                 // header printed for this configuration
     int failures = 0;
     for (std::size_t size : opt_.sizes) {
       const std::size_t count = size / tb;
@@ -167,15 +168,16 @@ class Runner {
                     MPI_OP_NULL,   &mem_};
       spdlog::debug("{}: setting up for {} bytes", algorithm.name, size);
       Plan plan = agree_on(layout_->comm(), [&] { return algorithm.make(args, layout, config.params); });
-      if (!table && layout_->rank() == 0) {
-        table = std::make_unique<ConsoleTable>(stdout, opt_.full, opt_.validate, plan_phase_names(plan));
+      if (!started && layout_->rank() == 0) {
+        started = true;
         if (breakdown_) {
           if (!header_printed_) print_header(algorithm, plan, nullptr, mode);
+          header_printed_ = true;
           breakdown_->columns(plan_phase_names(plan));
         } else {
+          table = std::make_unique<ConsoleTable>(stdout, opt_.full, opt_.validate, plan_phase_names(plan));
           print_header(algorithm, plan, table.get(), mode);
         }
-        header_printed_ = true;
       }
       const int iterations = opt_.iterations > 0 ? opt_.iterations : default_iterations(size);
       const int warmup = opt_.warmup >= 0 ? opt_.warmup : default_warmup(size);
@@ -186,7 +188,8 @@ class Runner {
         validation = ok ? "pass" : "fail";
         failures += ok ? 0 : 1;
       }
-      if (layout_->rank() == 0) report(algorithm, plan, mode, size, count, iterations, warmup, m, validation, *table);
+      if (layout_->rank() == 0)
+        report(algorithm, plan, mode, size, count, iterations, warmup, m, validation, table.get());
     }
     return failures;
   }
@@ -282,13 +285,13 @@ class Runner {
 
   void report(const Algorithm& algorithm, const Plan& plan, PhaseMode mode, std::size_t size, std::size_t count,
               int iterations, int warmup, const Measurement& m, const std::string& validation,
-              const ConsoleTable& table) {
+              const ConsoleTable* table) {
     const std::string params = plan.params_string().empty() ? std::string("none") : plan.params_string();
     if (breakdown_)
       breakdown_->row(layout_->num_nodes(), layout_->size(), to_string(mode), size, m.phase_stats, m.total, validation,
                       params);
     else
-      table.row(size, m.total, m.phase_stats, validation);
+      table->row(size, m.total, m.phase_stats, validation);
     if (!writer_) return;
     for (std::size_t s = 0; s <= m.phases.size(); ++s) {
       const bool total = s == m.phases.size();

@@ -40,6 +40,15 @@ struct CollArgs {
     a.comm = c;
     return a;
   }
+  /// The same type and memory on another communicator, buffers and count
+  /// (an inner exchange on a sub-communicator).
+  CollArgs on(MPI_Comm c, const void* send, void* recv, int n) const {
+    CollArgs a = on(c);
+    a.sendbuf = send;
+    a.recvbuf = recv;
+    a.count = n;
+    return a;
+  }
 };
 
 /// Algorithm parameters as given on the command line (name -> value).

@@ -17,6 +17,9 @@ class Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// "1, 2, 4, 8": the divisors of n, for errors that name the values that fit.
+std::string divisors_of(int n);
+
 /// Collective over `comm`: if any rank passes an error message, every rank
 /// throws Error with the message of the lowest such rank.
 void agree(MPI_Comm comm, const std::optional<std::string>& local_error);
