@@ -79,7 +79,8 @@ Plan leader_alltoall(const std::string& algo, const CollArgs& args, const Layout
   const void* packed = pack_in_place ? static_cast<const void*>(gathered) : st->y.data();
   char* unpacked = ppl > 1 ? static_cast<char*>(st->y.data()) : recv;
 
-  Plan exchange = make_inner(inner, args.on(leaders, packed, st->x.data(), ppl * ppl * args.count));
+  Plan exchange = make_inner(inner, args.on(leaders, packed, st->x.data(), ppl * ppl * args.count),
+                             inner_site(algo, "inter_node", params, 1));
 
   plan.add("gather", [=, a = args] {
     if (ppl > 1) MPI_Gather(send, whole, a.type, st->x.data(), whole, a.type, 0, local);

@@ -119,6 +119,21 @@ ParamSpec inner_param() {
   return {"inner", "the alltoall used for every inner exchange: " + names + ", a list, or all", "all", inner_names()};
 }
 
+std::vector<ParamSpec> inner_radix_params() {
+  auto with_inner = [](const char* inner) { return [inner](const Params& p) { return p.get("inner") == inner; }; };
+  ParamSpec radix{"radix", "radix of every inner tra, a list (default ceil(sqrt(ranks in the exchange)))", "", {}};
+  ParamSpec intra{
+      "radix-intra", "intra-node radix of every inner tra2, a list (default ceil(sqrt(ranks per node)))", "", {}};
+  ParamSpec inter{"radix-inter", "inter-node radix of every inner tra2, a list (default the node count)", "", {}};
+  radix.applies = with_inner("tra");
+  intra.applies = inter.applies = with_inner("tra2");
+  return {radix, intra, inter};
+}
+
+InnerSite inner_site(const std::string& algo, const std::string& phase, const Params& params, int ranks_per_node) {
+  return {algo + " " + phase, params, ranks_per_node};
+}
+
 std::vector<ParamSpec> leader_params() {
   return {{"leaders-per-node", "L leaders per node (L divides ranks per node)", "", {}},
           {"procs-per-leader", "N processes per leader (default 4, clipped to a divisor of ranks per node)", "", {}}};

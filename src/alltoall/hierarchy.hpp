@@ -54,6 +54,12 @@ int largest_divisor_up_to(int n, int cap);
 
 /// The --inner parameter, shared by every algorithm of the family.
 ParamSpec inner_param();
+/// --radix (for --inner tra) and --radix-intra, --radix-inter (for --inner
+/// tra2), each used only by the configurations with that inner.
+std::vector<ParamSpec> inner_radix_params();
+/// Where an inner exchange of `algo` runs: phase "inter_node" or
+/// "intra_node", on nodes of ranks_per_node consecutive ranks (0: one node).
+InnerSite inner_site(const std::string& algo, const std::string& phase, const Params& params, int ranks_per_node);
 /// --leaders-per-node and --procs-per-leader.
 std::vector<ParamSpec> leader_params();
 /// The inner exchange named by --inner (default pairwise).

@@ -91,9 +91,9 @@ Plan multileader_node_aware(const CollArgs& args, const Layout& layout, const Pa
   plan.add("repack", [=] {
     if (!pack_in_place) st->pack.run(*mem, st->y.data(), gathered, block);
   });
-  plan.append(make_inner(inner, across), "inter_node");
+  plan.append(make_inner(inner, across, detail::inner_site(algo, "inter_node", params, 1)), "inter_node");
   plan.add("repack", [=] { st->middle.run(*mem, st->y.data(), st->x.data(), block); });
-  plan.append(make_inner(inner, within), "intra_node");
+  plan.append(make_inner(inner, within, detail::inner_site(algo, "intra_node", params, 0)), "intra_node");
   plan.add("repack", [=] { st->unpack.run(*mem, unpacked, st->x.data(), block); });
   plan.add("scatter", [=, a = args] {
     if (ppl > 1) MPI_Scatter(unpacked, whole, a.type, recv, whole, a.type, 0, local);

@@ -73,9 +73,9 @@ Plan group_alltoall(const std::string& algo, const CollArgs& args, const Layout&
   plan.add("repack", [=] {
     if (!pack_in_place) st->pack.run(*mem, st->y.data(), send, block);
   });
-  plan.append(make_inner(inner, across), "inter_node");
+  plan.append(make_inner(inner, across, inner_site(algo, "inter_node", params, g_count)), "inter_node");
   plan.add("repack", [=] { st->middle.run(*mem, st->y.data(), st->x.data(), block); });
-  plan.append(make_inner(inner, within), "intra_node");
+  plan.append(make_inner(inner, within, inner_site(algo, "intra_node", params, 0)), "intra_node");
   plan.add("repack", [=] { st->unpack.run(*mem, recv, st->x.data(), block); });
   return plan;
 }

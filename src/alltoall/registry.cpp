@@ -2,6 +2,7 @@
 #include "hierarchy.hpp"
 #include "mcb/alltoall.hpp"
 #include "mcb/error.hpp"
+#include "tra.hpp"
 
 namespace mcb::alltoall {
 
@@ -20,6 +21,7 @@ std::string needs_uniform(const Layout& layout) {
 Algorithm family(std::string name, std::string summary, std::vector<ParamSpec> extra, PlanFactory make) {
   std::vector<ParamSpec> params{detail::inner_param()};
   params.insert(params.end(), extra.begin(), extra.end());
+  for (auto& p : detail::inner_radix_params()) params.push_back(std::move(p));
   Algorithm a{std::move(name), std::move(summary), std::move(params), std::move(make)};
   a.unsupported = needs_uniform;
   return a;
@@ -41,6 +43,17 @@ const std::vector<Algorithm>& algorithms() {
     v.push_back({"pairwise", "pairwise exchange, P-1 MPI_Sendrecv steps (Algorithm 1)", {}, plain(pairwise)});
     v.push_back({"nonblocking", "all Isend/Irecv then one Waitall (Algorithm 2)", {}, plain(nonblocking)});
     v.push_back({"bruck", "Bruck, ceil(log2 P) rounds of about P/2 blocks, any P", {}, plain(bruck)});
+    v.push_back({"tra",
+                 "tunable-radix alltoall: radix r from 2 (Bruck) to P (spread-out), any P",
+                 {{"radix", "r in [2, P], a list of them (default ceil(sqrt(P)))", "", {}}},
+                 [](const CollArgs& a, const Layout&, const Params& p) { return tra(a, p); }});
+    Algorithm two_layer{"tra2",
+                        "two-layer TRA: intra-node rounds of radix r1, then inter-node rounds of radix r2",
+                        {{"radix-intra", "r1 in [2, ranks per node] (default ceil(sqrt(ranks per node)))", "", {}},
+                         {"radix-inter", "r2 in [2, nodes] (default the node count)", "", {}}},
+                        tra2};
+    two_layer.unsupported = needs_uniform;
+    v.push_back(two_layer);
     v.push_back(family("hierarchical", "gather to one leader per node, alltoall among leaders, scatter (Algorithm 3)",
                        {}, hierarchical));
     v.push_back(family("multileader", "hierarchical with L leaders per node (Algorithm 3, Figure 3)",
@@ -72,9 +85,15 @@ namespace {
 
 struct Inner {
   const char* name;
-  Plan (*make)(const CollArgs&);
+  Plan (*make)(const CollArgs&, const InnerSite&);
 };
-constexpr Inner kInner[] = {{"pairwise", pairwise}, {"nonblocking", nonblocking}, {"bruck", bruck}, {"system", system}};
+template <Plan (*F)(const CollArgs&)>
+Plan site_free(const CollArgs& args, const InnerSite&) {
+  return F(args);
+}
+constexpr Inner kInner[] = {{"pairwise", site_free<pairwise>}, {"nonblocking", site_free<nonblocking>},
+                            {"bruck", site_free<bruck>},       {"system", site_free<system>},
+                            {"tra", detail::inner_tra},        {"tra2", detail::inner_tra2}};
 
 }  // namespace
 
@@ -84,9 +103,9 @@ std::vector<std::string> inner_names() {
   return names;
 }
 
-Plan make_inner(const std::string& name, const CollArgs& args) {
+Plan make_inner(const std::string& name, const CollArgs& args, const InnerSite& site) {
   for (const auto& i : kInner)
-    if (name == i.name) return i.make(args);
+    if (name == i.name) return i.make(args, site);
   std::string known;
   for (const auto& i : kInner) known += (known.empty() ? "" : ", ") + std::string(i.name);
   throw Error("--inner " + name + ": expected one of " + known);

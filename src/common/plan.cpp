@@ -10,6 +10,7 @@ void Plan::add(const std::string& phase, Step step) {
 void Plan::append(const Plan& inner, const std::string& phase) {
   for (const auto& p : inner.phases_)
     for (const auto& s : p.steps) add(phase, s);
+  for (const auto& [name, value] : inner.params_) set_param(phase + "." + name, value);
 }
 
 void Plan::append(const Plan& inner) {

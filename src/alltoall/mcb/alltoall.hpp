@@ -27,8 +27,18 @@ Plan pairwise(const CollArgs& args);
 /// Non-blocking exchange (Algorithm 2): all Irecv/Isend, one Waitall.
 /// Phase: exchange.
 Plan nonblocking(const CollArgs& args);
-/// Bruck: ceil(log2 P) rounds, any P. Phases: rotate, exchange, rotate_back.
+/// Bruck: ceil(log2 P) rounds, any P (TRA with radix 2). Phases: rotate,
+/// exchange, rotate_back.
 Plan bruck(const CollArgs& args);
+/// Tunable-radix alltoall (TRA) with --radix r in [2, P], default
+/// ceil(sqrt(P)). Phases: rotate, exchange, rotate_back.
+Plan tra(const CollArgs& args, const Params& params);
+/// Two-layer TRA: intra-node rounds of radix --radix-intra (default
+/// ceil(sqrt(ranks per node))), then inter-node rounds of radix
+/// --radix-inter (default the node count) among same-position ranks. Needs
+/// the same number of ranks on every node. Phases: rotate, intra_node,
+/// rotate, inter_node, rotate_back.
+Plan tra2(const CollArgs& args, const Layout& layout, const Params& params);
 
 // The node-aware family of the many-core alltoall paper. Each runs on the
 // layout's communicator (args.comm must be layout.comm() or congruent),
@@ -57,9 +67,22 @@ const std::vector<Algorithm>& algorithms();
 /// Looks up an algorithm by name; throws Error listing the known ones.
 const Algorithm& find(const std::string& name);
 
+/// Where an inner exchange runs, for the inners that care (tra, tra2): `who`
+/// names it in errors ("node_aware inter_node"), `params` holds the radices
+/// (--radix for tra, --radix-intra and --radix-inter for tra2), and the
+/// communicator's ranks sit on nodes of `ranks_per_node` consecutive ranks
+/// (0: all on one node; 1: each on a node of its own).
+struct InnerSite {
+  std::string who = "inner exchange";
+  Params params;
+  int ranks_per_node = 0;
+};
+
 /// The names usable as an inner exchange on a sub-communicator.
 std::vector<std::string> inner_names();
-/// An inner exchange by name (pairwise, nonblocking, bruck, system, ...).
-Plan make_inner(const std::string& name, const CollArgs& args);
+/// An inner exchange by name (pairwise, nonblocking, bruck, system, tra,
+/// tra2); tra and tra2 default to their paper's radices for the size and
+/// nodes of args.comm.
+Plan make_inner(const std::string& name, const CollArgs& args, const InnerSite& site = {});
 
 }  // namespace mcb::alltoall

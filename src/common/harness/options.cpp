@@ -116,11 +116,16 @@ std::vector<Config> expand_configs(const std::vector<Algorithm>& algorithms, con
       for (std::size_t i = 0; i < values.size(); ++i)  // each value once, first mention wins
         values.erase(std::remove(values.begin() + static_cast<long>(i) + 1, values.end(), values[i]), values.end());
       std::vector<Params> next;
-      for (const auto& c : combos)
+      for (const auto& c : combos) {
+        if (p.applies && !p.applies(c)) {
+          next.push_back(c);
+          continue;
+        }
         for (const auto& v : values) {
           next.push_back(c);
           next.back().set(p.name, v);
         }
+      }
       combos = std::move(next);
     }
     const bool is_named = std::find(named.begin(), named.end(), name) != named.end();

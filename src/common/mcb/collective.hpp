@@ -72,6 +72,10 @@ struct ParamSpec {
   /// The values the parameter takes, when it is one of a fixed set; the
   /// benchmarks then accept "all" for every one of them.
   std::vector<std::string> choices;
+  /// Whether the parameter means anything for a configuration (given the
+  /// values of the parameters before it); empty: always. A list of values
+  /// multiplies only the configurations it applies to.
+  std::function<bool(const Params&)> applies;
 };
 
 using PlanFactory = std::function<Plan(const CollArgs&, const Layout&, const Params&)>;

@@ -23,7 +23,8 @@ class Plan {
   /// Appends a step; consecutive steps with the same phase name form one phase.
   void add(const std::string& phase, Step step);
   /// Appends every step of `inner` under one phase of this plan (an inner
-  /// exchange rolls up into its parent's phase).
+  /// exchange rolls up into its parent's phase); its parameters become
+  /// "<phase>.<name>".
   void append(const Plan& inner, const std::string& phase);
   /// Appends `inner` keeping its own phase names.
   void append(const Plan& inner);
