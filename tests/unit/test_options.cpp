@@ -389,6 +389,16 @@ TEST_F(Configs, BadValuesNameTheChoices) {
   EXPECT_NE(error_of([&] { expand(e); }).find("empty item"), std::string::npos);
 }
 
+TEST_F(Configs, AParameterMultipliesOnlyTheConfigurationsItAppliesTo) {
+  algorithms_[1].params.push_back({"depth", "help", "", {}});
+  algorithms_[1].params.back().applies = [](const Params& p) { return p.get("inner") == "y"; };
+  Params p;
+  p.set("inner", "x,y");
+  p.set("depth", "1,2");
+  EXPECT_EQ(described(p),
+            (std::vector<std::string>{"plain", "tree inner=x", "tree depth=1 inner=y", "tree depth=2 inner=y"}));
+}
+
 TEST_F(ParseOptions, ConfigsFollowAlgorithms) {
   Options o = parse({"--algorithm", "b,a", "--radix", "2,8"}).options;
   ASSERT_EQ(o.configs.size(), 3u);
