@@ -15,7 +15,8 @@ Checks, all optional:
                        non-zero, and stderr holds exactly one line matching
                        '<binary>: error: RE' (rank 0 only), no MPI abort trace
   --expect-exit C      every rank exits with C
-Launch options: --env NAME=VALUE for the ranks; --hosts h1:K1,h2:K2 (MPICH
+Launch options: --no-mpi runs PROGRAM as one plain process (a tool that
+needs no MPI, checked the same way); --env NAME=VALUE for the ranks; --hosts h1:K1,h2:K2 (MPICH
 only) starts K1 ranks on "host" h1 and so on, all on this machine, each host
 its own MPI_COMM_TYPE_SHARED node (uneven nodes, real shared-memory nodes).
 A run that takes longer than --timeout seconds fails (a hang is a failure).
@@ -29,9 +30,11 @@ import tempfile
 
 
 def launcher_command(args, rcdir):
-    cmd = [args.mpiexec]
+    cmd = [] if args.no_mpi else [args.mpiexec]
     env = dict(os.environ)
-    if args.mpi == "openmpi":
+    if args.no_mpi:
+        pass
+    elif args.mpi == "openmpi":
         cmd += ["--oversubscribe", "--bind-to", "none", "--mca", "orte_abort_on_non_zero_status", "0"]
         env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                    OMPI_MCA_rmaps_base_oversubscribe="1")
@@ -41,7 +44,8 @@ def launcher_command(args, rcdir):
         if args.mpi != "mpich":
             sys.exit("run_mpi.py: --hosts needs MPICH's launcher (-launcher fork -hosts)")
         cmd += ["-launcher", "fork", "-hosts", args.hosts]
-    cmd += ["-n", str(args.n)]
+    if not args.no_mpi:
+        cmd += ["-n", str(args.n)]
     # Each rank records its own exit status, so that "every rank exits
     # non-zero" is checked, not just the launcher's summary.
     wrapper = '"$@"; rc=$?; echo $rc > "%s/rc.$$"; exit $rc' % rcdir
@@ -51,10 +55,11 @@ def launcher_command(args, rcdir):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--mpiexec", required=True)
+    p.add_argument("--mpiexec")
+    p.add_argument("--no-mpi", action="store_true")
     p.add_argument("--mpi", choices=["openmpi", "mpich", "other"], default="other")
     p.add_argument("--yield-shim", default="")
-    p.add_argument("-n", type=int, required=True)
+    p.add_argument("-n", type=int, default=1)
     p.add_argument("--timeout", type=float, default=120)
     p.add_argument("--expect-ranks", action="store_true")
     p.add_argument("--expect-rows", type=int)
@@ -68,6 +73,10 @@ def main():
     args = p.parse_args()
     if args.program and args.program[0] == "--":
         args.program = args.program[1:]
+    if not args.no_mpi and not args.mpiexec:
+        p.error("--mpiexec is required (or --no-mpi)")
+    if args.no_mpi:
+        args.n = 1
     failures = []
 
     with tempfile.TemporaryDirectory() as rcdir:
@@ -113,7 +122,7 @@ def main():
     if args.expect_error is not None:
         # Open MPI's launcher reports 0 under orte_abort_on_non_zero_status=0,
         # which it needs to let every rank finish: there the rank codes decide.
-        if proc.returncode == 0 and args.mpi != "openmpi":
+        if proc.returncode == 0 and (args.no_mpi or args.mpi != "openmpi"):
             failures.append("the launcher exited 0, expected failure")
         if any(rc == 0 for rc in rcs):
             failures.append(f"some ranks exited 0: {sorted(rcs)}")

@@ -50,7 +50,7 @@ std::vector<TraStep> tra_schedule(int n, int radix) {
 int resolve_radix(const std::string& who, const Params& params, const std::string& name, int n, const std::string& what,
                   long fallback) {
   const long hi = std::max(n, 2);
-  if (!params.has(name)) return static_cast<int>(std::min(fallback, hi));
+  if (!params.has(name)) return static_cast<int>(std::clamp(fallback, 2L, hi));
   const long r = params.get_int(name, fallback);
   if (r < 2 || r > hi)
     throw Error(who + ": --" + name + " " + std::to_string(r) + " is outside [2, " + std::to_string(hi) + "] (" + what +

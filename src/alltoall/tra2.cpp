@@ -56,8 +56,6 @@ Plan tra2_plan(const CollArgs& args, const std::vector<std::vector<int>>& rank_a
   const Memory* mem = &args.memory();
 
   Plan plan;
-  plan.set_param("radix-intra", std::to_string(r1));
-  plan.set_param("radix-inter", std::to_string(r2));
   plan.add("rotate", [=] { st->pack.run(*mem, st->x.data(), send, block); });
   plan.add("intra_node", tra_exchange(args, rank_at[node], local, r1, nodes * args.count, st->x.data(), 1));
   plan.add("rotate", [=] { st->middle.run(*mem, st->y.data(), st->x.data(), block); });
@@ -69,27 +67,34 @@ Plan tra2_plan(const CollArgs& args, const std::vector<std::vector<int>>& rank_a
 Plan inner_tra2(const CollArgs& args, const InnerSite& site) {
   const int n = args.size(), me = args.rank(), q = site.ranks_per_node > 0 ? site.ranks_per_node : n;
   if (n % q != 0) throw Error(site.who + ": " + std::to_string(n) + " ranks do not make nodes of " + std::to_string(q));
+  // A layer with a single member has no rounds: its radix is not asked for.
   const int nodes = n / q;
-  const int r1 =
-      resolve_radix(site.who, site.params, "radix-intra", q, "ranks per node in the exchange", tra_default_radix(q));
-  const int r2 = resolve_radix(site.who, site.params, "radix-inter", nodes, "nodes in the exchange", nodes);
+  const int r1 = q == 1 ? 2
+                        : resolve_radix(site.who, site.params, "radix-intra", q, "ranks per node in the exchange",
+                                        tra_default_radix(q));
+  const int r2 =
+      nodes == 1 ? 2 : resolve_radix(site.who, site.params, "radix-inter", nodes, "nodes in the exchange", nodes);
   std::vector<std::vector<int>> rank_at(static_cast<std::size_t>(nodes), std::vector<int>(static_cast<std::size_t>(q)));
   for (int i = 0; i < nodes; ++i)
     for (int j = 0; j < q; ++j) rank_at[i][j] = i * q + j;
-  return tra2_plan(args, rank_at, me / q, me % q, r1, r2);
+  Plan plan = tra2_plan(args, rank_at, me / q, me % q, r1, r2);
+  if (q > 1) plan.set_param("radix-intra", std::to_string(r1));
+  if (nodes > 1) plan.set_param("radix-inter", std::to_string(r2));
+  return plan;
 }
 
 }  // namespace detail
 
 Plan tra2(const CollArgs& args, const Layout& layout, const Params& params) {
-  const int p = args.size(), rpn = layout.options().ranks_per_node;
-  if (!layout.uniform() && rpn > 0 && p % rpn != 0)
-    throw Error("tra2: " + std::to_string(p) + " ranks is not a multiple of --ranks-per-node " + std::to_string(rpn) +
-                "; TRA2 needs every node full");
+  // --ranks-per-node that does not divide P is refused by the layout; real
+  // nodes of different sizes are refused here.
   const int q = detail::require_uniform("tra2", args, layout), nodes = layout.num_nodes();
   const int r1 = detail::resolve_radix("tra2", params, "radix-intra", q, "ranks per node", tra_default_radix(q));
   const int r2 = detail::resolve_radix("tra2", params, "radix-inter", nodes, "nodes", nodes);
-  return detail::tra2_plan(args, detail::ranks_by_node(layout), layout.node(), layout.local_rank(), r1, r2);
+  Plan plan = detail::tra2_plan(args, detail::ranks_by_node(layout), layout.node(), layout.local_rank(), r1, r2);
+  plan.set_param("radix-intra", std::to_string(r1));
+  plan.set_param("radix-inter", std::to_string(r2));
+  return plan;
 }
 
 }  // namespace mcb::alltoall
