@@ -64,9 +64,8 @@ std::vector<long> radices_for(const std::vector<int>& given, bool sweep, long n,
 
 std::vector<Row> tra_rows(const Model& m, long p) {
   std::vector<Row> rows;
-  const bool defaults = m.radices.empty() && !m.sweep;
-  std::vector<long> radices = radices_for(m.radices, m.sweep, p, a2a::tra_default_radix(p), "--radix", "ranks");
-  if (defaults) radices = {2, a2a::tra_default_radix(p), std::max(p, 2L)};  // Bruck, the paper's, spread-out
+  std::vector<long> radices = {2, a2a::tra_default_radix(p), std::max(p, 2L)};  // Bruck, the paper's, spread-out
+  if (m.sweep || !m.radices.empty()) radices = radices_for(m.radices, m.sweep, p, 0, "--radix", "ranks");
   radices.erase(std::unique(radices.begin(), radices.end()), radices.end());
   for (long r : radices) {
     const a2a::TraCost c = a2a::tra_cost(p, r);

@@ -72,11 +72,7 @@ int main(int argc, char** argv) {
     mcb::CollArgs args{send.data(), recv.data(), count, MPI_INT, layout.comm()};
     const mcb::Algorithm& a = mcb::alltoall::find(algo);
     mcb::Plan plan = mcb::agree_on(layout.comm(), [&] { return a.make(args, layout, params); });
-    mcb::test::reset_counts();
-    MPI_Barrier(layout.comm());
-    MPI_Pcontrol(1);
-    plan.execute();
-    MPI_Pcontrol(0);
+    mcb::test::count_execution(plan, layout.comm());
     Outcome o;
     long mine[4] = {0, 0, 0, 0};
     for (int w = 0; w < world_size; ++w) {

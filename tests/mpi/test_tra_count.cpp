@@ -44,11 +44,7 @@ struct Traffic {
 // Runs `plan` once with counting on; `off_node[w]` marks the world ranks on
 // other nodes than mine.
 Traffic count(const mcb::Plan& plan, MPI_Comm comm, const std::vector<bool>& off_node) {
-  mcb::test::reset_counts();
-  MPI_Barrier(comm);
-  MPI_Pcontrol(1);
-  plan.execute();
-  MPI_Pcontrol(0);
+  mcb::test::count_execution(plan, comm);
   Traffic t;
   for (std::size_t w = 0; w < off_node.size(); ++w) {
     t.messages += mcb::test::messages_to(static_cast<int>(w));

@@ -45,6 +45,14 @@ void reset_counts() {
   messages.assign(messages.size(), 0);
   bytes.assign(bytes.size(), 0);
 }
+void count_execution(const mcb::Plan& plan, MPI_Comm comm) {
+  reset_counts();
+  MPI_Barrier(comm);
+  MPI_Pcontrol(1);
+  plan.execute();
+  MPI_Pcontrol(0);
+}
+
 long messages_to(int world_rank) { return messages.empty() ? 0 : messages[static_cast<std::size_t>(world_rank)]; }
 long bytes_to(int world_rank) { return bytes.empty() ? 0 : bytes[static_cast<std::size_t>(world_rank)]; }
 
