@@ -164,8 +164,13 @@ class Runner {
     for (std::size_t size : opt_.sizes) {
       const std::size_t count = size / tb;
       fill_send(b, count);
-      CollArgs args{b.send.data(), b.recv.data(), static_cast<int>(count), opt_.type.mpi, layout_->comm(),
-                    MPI_OP_NULL,   &mem_};
+      CollArgs args{opt_.in_place ? MPI_IN_PLACE : b.send.data(),
+                    b.recv.data(),
+                    static_cast<int>(count),
+                    opt_.type.mpi,
+                    layout_->comm(),
+                    MPI_OP_NULL,
+                    &mem_};
       spdlog::debug("{}: setting up for {} bytes", algorithm.name, size);
       Plan plan = agree_on(layout_->comm(), [&] { return algorithm.make(args, layout, config.params); });
       if (!started && layout_->rank() == 0) {
@@ -210,17 +215,29 @@ class Runner {
       store_element(opt_.type, &b.send_host[i * tb], spec_.send_value(layout_->rank(), p, count, i));
     mem_.copy(b.send.data(), b.send_host.data(), n * tb);
     b.pristine = b.send_host;
+    if (opt_.in_place) place_in(b.recv, b.pristine, count);
   }
 
-  // Runs the plan once more into a poisoned receive buffer and compares every
-  // element with the system MPI's collective on the same input, then checks
-  // that the send buffer is unchanged (after all timed runs and this one).
+  // In place: the send data goes to its place in a receive buffer.
+  void place_in(const Buffer& recv, const std::vector<unsigned char>& data, std::size_t count) const {
+    const std::size_t offset = spec_.in_place_offset(layout_->rank(), layout_->size(), count);
+    mem_.copy(recv.as<unsigned char>() + offset * opt_.type.bytes, data.data(), data.size());
+  }
+
+  // Runs the plan once more into a poisoned receive buffer (holding only the
+  // rank's own data when in place) and compares every element with the
+  // system MPI's collective on the same input, then checks that the send
+  // buffer is unchanged (after all timed runs and this one).
   bool validate(const Algorithm& algorithm, const Plan& plan, const CollArgs& args, Buffers& b, std::size_t size) {
     const int p = layout_->size();
     const std::size_t tb = opt_.type.bytes, count = static_cast<std::size_t>(args.count);
     const std::size_t nrecv = spec_.recv_elements(count, p), nsend = spec_.send_elements(count, p);
     mem_.fill(b.recv.data(), 0xA5, nrecv * tb);
     mem_.fill(b.ref.data(), 0x5A, nrecv * tb);
+    if (opt_.in_place) {
+      place_in(b.recv, b.pristine, count);
+      place_in(b.ref, b.pristine, count);
+    }
     plan.execute();
     CollArgs ref = args;
     ref.recvbuf = b.ref.data();
@@ -235,7 +252,7 @@ class Runner {
     for (std::size_t i = 0; i < nrecv; ++i)
       if (std::memcmp(&b.recv_host[i * tb], &b.ref_host[i * tb], tb) != 0 && wrong++ == 0) first = i;
     std::size_t changed = 0, first_changed = 0;
-    for (std::size_t i = 0; i < nsend; ++i)
+    for (std::size_t i = 0; i < (opt_.in_place ? 0 : nsend); ++i)  // in place: no send buffer
       if (std::memcmp(&b.send_host[i * tb], &b.pristine[i * tb], tb) != 0 && changed++ == 0) first_changed = i;
     const std::string where = spec_.binary + ": validation failed: algorithm " + algorithm.name + ", size " +
                               std::to_string(size) + " B, rank " + std::to_string(layout_->rank());
@@ -270,17 +287,23 @@ class Runner {
                 layout_->options().ranks_per_node > 0 ? " (virtual nodes)" : "",
                 to_string(layout_->options().order).c_str(), layout_->options().region.str().c_str());
     if (table) {
-      std::printf("# type: %s (%zu B), size: bytes per block, memory: %s, phase mode: %s\n", opt_.type.name.c_str(),
-                  opt_.type.bytes, to_string(opt_.mem).c_str(), to_string(mode).c_str());
+      std::printf("# type: %s (%zu B), size: bytes per block, memory: %s%s, phase mode: %s\n", opt_.type.name.c_str(),
+                  opt_.type.bytes, to_string(opt_.mem).c_str(), in_place_text().c_str(), to_string(mode).c_str());
       std::printf("# latency: per iteration the max over ranks, then statistics over iterations\n");
       table->header();
       return;
     }
-    std::printf("# type: %s (%zu B), size: bytes per block, memory: %s\n", opt_.type.name.c_str(), opt_.type.bytes,
-                to_string(opt_.mem).c_str());
+    std::printf("# type: %s (%zu B), size: bytes per block, memory: %s%s\n", opt_.type.name.c_str(), opt_.type.bytes,
+                to_string(opt_.mem).c_str(), in_place_text().c_str());
     std::printf(
         "# times: median over iterations of the max over ranks (us); embedded: phases timed inside the run, "
         "isolated: each phase alone between barriers; Largest: the phase with the largest share of the sum\n");
+  }
+
+  // ", in place: yes|no" for the collectives that have an in-place mode.
+  std::string in_place_text() const {
+    if (!spec_.in_place_offset) return "";
+    return std::string(", in place: ") + (opt_.in_place ? "yes" : "no");
   }
 
   void report(const Algorithm& algorithm, const Plan& plan, PhaseMode mode, std::size_t size, std::size_t count,
@@ -324,7 +347,8 @@ class Runner {
           .set("stddev_us", st.stddev)
           .set("validation", validation)
           .set("host", id_.host)
-          .set("start_time", id_.start_time);
+          .set("start_time", id_.start_time)
+          .set("in_place", static_cast<long long>(opt_.in_place ? 1 : 0));
       writer_->write(row);
     }
   }
@@ -363,7 +387,8 @@ int run_all(int argc, char** argv, const CollectiveSpec& spec) {
   int world_rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   try {
-    ParseResult parsed = parse_options(argc, argv, spec.binary, *spec.algorithms, spec.tool);
+    ParseResult parsed =
+        parse_options(argc, argv, spec.binary, *spec.algorithms, spec.tool, spec.in_place_offset != nullptr);
     if (parsed.exit_code) {
       if (world_rank == 0) std::fputs(parsed.output.c_str(), stdout);
       return *parsed.exit_code;
@@ -398,7 +423,7 @@ int run_all(int argc, char** argv, const CollectiveSpec& spec) {
           if (!why.empty()) {
             if (config.named) throw Error(algorithm.name + " " + why + " (" + here.describe() + ")");
             if (here.rank() == 0)
-              std::printf("# skipping %s: %s (%s)\n\n", algorithm.name.c_str(), why.c_str(), here.describe().c_str());
+              std::printf("# skipping %s, not applicable: %s (%s)\n\n", algorithm.name.c_str(), why.c_str(), here.describe().c_str());
             continue;
           }
           for (PhaseMode mode : opt.phase_modes) {

@@ -31,6 +31,10 @@ struct CollectiveSpec {
   void (*reference)(const CollArgs& args);
   /// The OSU-style table of every algorithm, or the per-phase breakdown of one.
   Tool tool = Tool::benchmark;
+  /// In place (--in-place, MPI_IN_PLACE as the send buffer): the element
+  /// offset in a rank's receive buffer where its send data already sits;
+  /// nullptr when the benchmark has no in-place mode.
+  std::size_t (*in_place_offset)(int rank, int p, std::size_t count) = nullptr;
 };
 
 /// Initializes MPI, runs the benchmark, finalizes MPI. Returns the process

@@ -154,7 +154,7 @@ std::string list_algorithms(const std::string& binary, const std::vector<Algorit
 }
 
 ParseResult parse_options(int argc, const char* const* argv, const std::string& binary,
-                          const std::vector<Algorithm>& algorithms, Tool tool) {
+                          const std::vector<Algorithm>& algorithms, Tool tool, bool in_place) {
   const bool breakdown = tool == Tool::breakdown;
   ParseResult result;
   Options& o = result.options;
@@ -172,6 +172,9 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
   app.add_option("-x,--warmup", o.warmup, "untimed warm-up iterations per size (default 100, 10 above 8 KiB)");
   app.add_flag("-f,--full", o.full, "print median, min, max, stddev and iteration columns");
   app.add_flag("-c,--validate", o.validate, "check every element against the system MPI's collective");
+  if (in_place)
+    app.add_flag("-l,--in-place", o.in_place,
+                 "MPI_IN_PLACE: each rank's data starts in its receive buffer (OSU's -l); the receive count is used");
   app.add_option("-d,--mem", mem, "buffer memory: host, cuda or hip")->capture_default_str();
   app.add_option("-T,--type", type, "element type: char, int, float or double")->capture_default_str();
   app.add_option("--csv", o.csv, "write one CSV row per (algorithm, size, phase) to FILE");

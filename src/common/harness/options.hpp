@@ -35,6 +35,7 @@ struct Options {
   int warmup = -1;                 // -1: OSU's default for each size
   bool full = false;
   bool validate = false;
+  bool in_place = false;  // MPI_IN_PLACE as the send buffer (--in-place)
   MemKind mem = MemKind::host;
   Datatype type;
   std::string csv, json;
@@ -55,10 +56,11 @@ struct ParseResult {
   std::string output;
 };
 
-/// Parses argv for benchmark `binary` offering `algorithms`. Throws Error
-/// with one line for any bad input.
+/// Parses argv for benchmark `binary` offering `algorithms`; `in_place`:
+/// the collective has an in-place mode (offer --in-place). Throws Error with
+/// one line for any bad input.
 ParseResult parse_options(int argc, const char* const* argv, const std::string& binary,
-                          const std::vector<Algorithm>& algorithms, Tool tool = Tool::benchmark);
+                          const std::vector<Algorithm>& algorithms, Tool tool = Tool::benchmark, bool in_place = false);
 
 /// The configurations of `names`: per algorithm, every combination of the
 /// values of its parameters (given, else the default; "a,b" lists, "all" for

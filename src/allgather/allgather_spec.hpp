@@ -1,0 +1,26 @@
+// The allgather description for the harness: buffer sizes, the validation
+// pattern (element j of rank i's block is pattern(i, P, j)), where a rank's
+// block sits in place (block `rank` of the receive buffer) and the system
+// MPI's MPI_Allgather as the reference.
+#pragma once
+
+#include "harness/benchmark.hpp"
+#include "harness/datatype.hpp"
+
+namespace mcb::bench {
+
+inline CollectiveSpec allgather_spec(const char* binary, const std::vector<Algorithm>* algorithms) {
+  auto one_block = [](std::size_t count, int) { return count; };
+  auto all_blocks = [](std::size_t count, int p) { return count * static_cast<std::size_t>(p); };
+  auto send_value = [](int rank, int p, std::size_t, std::size_t index) {
+    return pattern(static_cast<std::uint64_t>(rank), static_cast<std::uint64_t>(p), index);
+  };
+  auto reference = [](const CollArgs& a) {
+    MPI_Allgather(a.sendbuf, a.count, a.type, a.recvbuf, a.count, a.type, a.comm);
+  };
+  CollectiveSpec spec{binary, "allgather", algorithms, one_block, all_blocks, send_value, reference};
+  spec.in_place_offset = [](int rank, int, std::size_t count) { return count * static_cast<std::size_t>(rank); };
+  return spec;
+}
+
+}  // namespace mcb::bench

@@ -1,0 +1,59 @@
+// mcb allgather: every algorithm as a Plan factory on any communicator, and
+// the registry that the mcb_allgather benchmark lists.
+//
+// Semantics are MPI_Allgather's with sendcount == recvcount == args.count
+// elements of args.type per rank: block i of the receive buffer is rank i's
+// send buffer. args.sendbuf may be MPI_IN_PLACE: a rank's block is then
+// already at its place in the receive buffer, and only args.count (the
+// receive count) is used. The send buffer is never written.
+#pragma once
+
+#include <vector>
+
+#include "mcb/collective.hpp"
+#include "mcb/plan.hpp"
+
+namespace mcb::allgather {
+
+/// MPI_Allgather of the system MPI. Phase: allgather.
+Plan system(const CollArgs& args);
+/// MPI_Allgather_init (MPI-4) or MPIX_Allgather_init (Open MPI 4.1
+/// pcollreq), started and waited per execution. Phase: allgather. Throws
+/// Error when this MPI has neither.
+Plan system_persistent(const CollArgs& args);
+bool have_system_persistent();
+/// Ring: P-1 MPI_Sendrecv steps to rank+1, forwarding the block received
+/// in the step before. Phase: exchange.
+Plan ring(const CollArgs& args);
+/// Neighbor exchange: P/2 steps with alternating neighbours, two blocks per
+/// step after the first. Even P only (throws Error otherwise). Phase:
+/// exchange.
+Plan neighbor_exchange(const CollArgs& args);
+/// Recursive doubling: log2 P pairwise exchanges of doubling size.
+/// Power-of-two P only (throws Error otherwise). Phase: exchange.
+Plan recursive_doubling(const CollArgs& args);
+/// Bruck: ceil(log2 P) steps to rank-2^k, any P, in a scratch buffer that
+/// is rotated into place at the end. Phases: exchange, rotate.
+Plan bruck(const CollArgs& args);
+/// Sparbit (stripe parallel binomial trees, Algorithm 1): ceil(log2 P)
+/// steps of halving distance, one message per block. Any P. Phase: exchange.
+Plan sparbit(const CollArgs& args);
+
+/// One Sparbit step: every rank sends `blocks` blocks to rank + distance
+/// and receives as many from rank - distance.
+struct SparbitStep {
+  int distance = 0;
+  int blocks = 0;
+};
+/// Sparbit's steps for `p` ranks, computed (not run): p = 6 gives blocks
+/// 1, 1, 3 at distances 4, 2, 1.
+std::vector<SparbitStep> sparbit_schedule(int p);
+
+/// Why an algorithm cannot run on `p` ranks ("" when it can).
+std::string neighbor_exchange_unsupported(int p);
+std::string recursive_doubling_unsupported(int p);
+
+/// Every allgather algorithm that mcb_allgather offers.
+const std::vector<Algorithm>& algorithms();
+
+}  // namespace mcb::allgather
