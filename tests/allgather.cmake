@@ -1,0 +1,70 @@
+# mcb_allgather: every algorithm validated against MPI_Allgather for every P
+# in 1..20 (neighbor_exchange on even P, recursive_doubling on powers of
+# two; their refusal checked elsewhere), blocks of 1, 3, 64 and 5000 bytes,
+# block and cyclic order (cyclic on virtual nodes of the smallest divisor
+# K > 1 of P, so that the order really differs), in place and not.
+set(AG $<TARGET_FILE:mcb_allgather>)
+set(AG_CHECK -c -m 1,3,64,5000 -i 2 -x 1 --algorithm all)
+foreach(p RANGE 1 20)
+  set(algos 5)  # system, system_persistent, ring, bruck, sparbit
+  set(skips)
+  math(EXPR odd "${p} % 2")
+  math(EXPR pow2 "${p} & (${p} - 1)")
+  if(odd)
+    list(APPEND skips --expect-stdout "# skipping neighbor_exchange, not applicable: needs an even number of ranks")
+  else()
+    math(EXPR algos "${algos} + 1")
+  endif()
+  if(pow2)
+    list(APPEND skips
+         --expect-stdout "# skipping recursive_doubling, not applicable: needs a power-of-two number of ranks")
+  else()
+    math(EXPR algos "${algos} + 1")
+  endif()
+  math(EXPR rows "${algos} * 4")
+  set(k ${p})
+  foreach(d 7 5 3 2)  # the smallest divisor > 1 wins
+    math(EXPR rest "${p} % ${d}")
+    if(rest EQUAL 0 AND d LESS p)
+      set(k ${d})
+    endif()
+  endforeach()
+  set(cyclic --ranks-per-node ${k} --rank-order cyclic)
+  mcb_mpi_test(allgather_p${p} ${p} --expect-ranks --expect-rows ${rows} ${skips}
+               --expect-stdout "rank order: block.*\n# type: char .1 B., size: bytes per block, memory: host, in place: no"
+               -- ${AG} ${AG_CHECK})
+  mcb_mpi_test(allgather_p${p}_in_place ${p} --expect-ranks --expect-rows ${rows} ${skips}
+               --expect-stdout "in place: yes" -- ${AG} ${AG_CHECK} --in-place)
+  mcb_mpi_test(allgather_p${p}_cyclic ${p} --expect-ranks --expect-rows ${rows} ${skips}
+               --expect-stdout "ranks per node: ${k} .virtual nodes., rank order: cyclic" -- ${AG} ${AG_CHECK} ${cyclic})
+  mcb_mpi_test(allgather_p${p}_cyclic_in_place ${p} --expect-ranks --expect-rows ${rows} ${skips}
+               --expect-stdout "rank order: cyclic.*\n.*in place: yes" -- ${AG} ${AG_CHECK} ${cyclic} --in-place)
+endforeach()
+# Other element types, the isolated phase mode and a --nodes sweep (P = 12,
+# 8 and 4 in one run: recursive_doubling runs on 8 and 4 and is skipped on
+# 12).
+mcb_mpi_test(allgather_p6_double_isolated 6 --expect-ranks --expect-rows 18 --expect-stdout "phase mode: isolated"
+             -- ${AG} -c -m 8,24,4096 -i 2 -x 0 -T double --phase-mode isolated --algorithm all --in-place)
+mcb_mpi_test(allgather_p12_nodes 12 --expect-rows 40
+             --expect-stdout "# skipping recursive_doubling, not applicable: needs a power-of-two number of ranks .12 ranks"
+             -- ${AG} -c -m 4,1000 -i 2 -x 0 -T int --ranks-per-node 4 --nodes 1,2,3 --algorithm all)
+
+# Named explicitly where it does not apply, an algorithm is an error.
+mcb_bad_input(allgather_ne_odd 7 "neighbor_exchange needs an even number of ranks .7 ranks"
+              -- ${AG} --algorithm ring,neighbor_exchange -m 8)
+mcb_bad_input(allgather_rd_six 6 "recursive_doubling needs a power-of-two number of ranks .6 ranks"
+              -- ${AG} --algorithm recursive_doubling -m 8)
+mcb_bad_input(allgather_rd_nodes 8 "recursive_doubling needs a power-of-two number of ranks .6 ranks"
+              -- ${AG} --algorithm recursive_doubling -m 8 --ranks-per-node 2 --nodes 2,3)
+mcb_bad_input(alltoall_in_place 3 "--in-place" -- ${A2A} --in-place)
+mcb_bad_input(allgather_unknown 3 "unknown algorithm 'sparbitt'" -- ${AG} --algorithm sparbitt)
+
+# Sparbit's schedule, counted: the messages (one per block) each rank sends
+# to rank + d in the step of distance d, for every P up to the run's size on
+# the first P ranks, against sparbit_schedule(); P = 6 must give 1, 1, 3.
+add_executable(test_sparbit_count mpi/test_sparbit_count.cpp support/count_messages.cpp)
+target_link_libraries(test_sparbit_count PRIVATE mcb)
+target_include_directories(test_sparbit_count PRIVATE support)
+mcb_mpi_test(sparbit_count_p13 13 --expect-stdout "P=6: blocks per step 1,1,3"
+             --expect-stdout "P=13: blocks per step 1,2,3,6" --expect-stdout "all counts match the schedule"
+             -- $<TARGET_FILE:test_sparbit_count>)
