@@ -28,6 +28,8 @@ Printed, per rank order:
   - Table I: the cells where Sparbit is fastest on min, avg or max, split
     into the exclusive sets and intersections;
   - Table II: mean, median and highest improvement per statistic.
+--ratios also prints, per cell, Sparbit's --stat time divided by each
+candidate's (below 1: Sparbit is faster).
 --cells writes one row per (cell, statistic): the fastest, its time, the
 fastest other than Sparbit, Sparbit's time and its improvement over the
 best other algorithm (negative when Sparbit is slower), for plots.
@@ -131,15 +133,27 @@ def print_table2(cells):
             print(f"  {stat:<7}{len(won):>7}{won.mean():>9.2f}{won.median():>9.2f}{won.max():>9.2f}")
 
 
+def print_ratios(times, stat):
+    col = f"{stat}_us"
+    table = times.pivot_table(index=["ranks", "size_bytes"], columns="algorithm", values=col)
+    others = [a for a in table.columns if a != "sparbit"]
+    print(f"sparbit / algorithm ({stat}; below 1: Sparbit faster)")
+    print(f"{'ranks':>6}{'size (B)':>10}" + "".join(f"{a:>20}" for a in others))
+    for (ranks, size), row in table.iterrows():
+        print(f"{ranks:>6}{size:>10}" + "".join(f"{row['sparbit'] / row[a]:>20.2f}" if row[a] == row[a] else f"{'-':>20}" for a in others))
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("csv", nargs="+")
     p.add_argument("--candidates", default="paper", help="paper (default), all, or a list a,b,c")
     p.add_argument("--stat", default="avg", choices=["min", "avg", "max"], help="statistic of the map (default avg)")
     p.add_argument("--cells", help="write the per-cell comparison to this CSV file")
+    p.add_argument("--ratios", action="store_true", help="print Sparbit's time / each candidate's per cell")
     args = p.parse_args()
 
-    cells = compare(load(args.csv, args.candidates))
+    times = load(args.csv, args.candidates)
+    cells = compare(times)
     if cells.empty:
         sys.exit("compare_best: no cell has sparbit and another candidate")
     if args.cells:
@@ -151,6 +165,8 @@ def main():
         print_map(group, args.stat)
         print_table1(group)
         print_table2(group)
+        if args.ratios:
+            print_ratios(times[(times["rank_order"] == order) & (times["in_place"] == in_place)], args.stat)
         print()
 
 
