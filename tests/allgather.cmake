@@ -98,3 +98,10 @@ add_test(NAME compare_best_runs COMMAND ${MCB_SYSTEM_PYTHON} ${PROJECT_SOURCE_DI
          ${CB_DIR}/block.csv ${CB_DIR}/cyclic.csv --cells ${CB_DIR}/cells.csv)
 set_tests_properties(compare_best_runs PROPERTIES FIXTURES_REQUIRED compare_best LABELS scripts TIMEOUT 120
                      PASS_REGULAR_EXPRESSION "rank order block: processes 6.*rank order cyclic: processes 6")
+
+# The issue's acceptance run, as a user types it: 7 ranks, every algorithm,
+# OSU's default sizes and iterations.
+mcb_mpi_test(allgather_done_p7 7 ${AG_ENV} --expect-ranks --expect-rows 105
+             --expect-stdout "# skipping neighbor_exchange, not applicable: needs an even number of ranks .7 ranks"
+             --expect-stdout "# skipping recursive_doubling, not applicable: needs a power-of-two number of ranks"
+             --expect-stdout "^1048576 .* pass" -- ${AG} --algorithm all -c -f)
