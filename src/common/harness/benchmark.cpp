@@ -423,7 +423,8 @@ int run_all(int argc, char** argv, const CollectiveSpec& spec) {
           if (!why.empty()) {
             if (config.named) throw Error(algorithm.name + " " + why + " (" + here.describe() + ")");
             if (here.rank() == 0)
-              std::printf("# skipping %s, not applicable: %s (%s)\n\n", algorithm.name.c_str(), why.c_str(), here.describe().c_str());
+              std::printf("# skipping %s, not applicable: %s (%s)\n\n", algorithm.name.c_str(), why.c_str(),
+                          here.describe().c_str());
             continue;
           }
           for (PhaseMode mode : opt.phase_modes) {
