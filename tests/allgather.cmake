@@ -68,6 +68,8 @@ mcb_bad_input(allgather_rd_six 6 "recursive_doubling needs a power-of-two number
               -- ${AG} --algorithm recursive_doubling -m 8)
 mcb_bad_input(allgather_rd_nodes 8 "recursive_doubling needs a power-of-two number of ranks .6 ranks"
               -- ${AG} --algorithm recursive_doubling -m 8 --ranks-per-node 2 --nodes 2,3)
+mcb_bad_input(allgather_too_large 3 "a buffer of 3221225472 bytes on 3 ranks is too large for one MPI count"
+              -- ${AG} -m 1073741824)
 mcb_bad_input(alltoall_in_place 3 "--in-place" -- ${A2A} --in-place)
 mcb_bad_input(allgather_unknown 3 "unknown algorithm 'sparbitt'" -- ${AG} --algorithm sparbitt)
 
@@ -88,6 +90,7 @@ add_test(NAME compare_best_crafted COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_CURRENT_
 set_tests_properties(compare_best_crafted PROPERTIES LABELS scripts TIMEOUT 120
                      PASS_REGULAR_EXPRESSION "compare_best: ok" FAIL_REGULAR_EXPRESSION "FAIL")
 set(CB_DIR ${CMAKE_CURRENT_BINARY_DIR}/compare_best)
+file(MAKE_DIRECTORY ${CB_DIR})
 mcb_mpi_test(compare_best_block 6 ${AG_ENV} --expect-rows 18
              -- ${AG} -c -m 1,64,4096 -i 5 -x 1 --algorithm all --csv ${CB_DIR}/block.csv)
 mcb_mpi_test(compare_best_cyclic 6 ${AG_ENV} --expect-rows 18
@@ -105,3 +108,6 @@ mcb_mpi_test(allgather_done_p7 7 ${AG_ENV} --expect-ranks --expect-rows 105
              --expect-stdout "# skipping neighbor_exchange, not applicable: needs an even number of ranks .7 ranks"
              --expect-stdout "# skipping recursive_doubling, not applicable: needs a power-of-two number of ranks"
              --expect-stdout "^1048576 .* pass" -- ${AG} --algorithm all -c -f)
+mcb_mpi_test(allgather_list 1 --expect-stdout "^  sparbit" --expect-stdout "^  neighbor_exchange .*even P only"
+             -- ${AG} --list)
+mcb_mpi_test(allgather_help 1 "--expect-stdout=-l,--in-place" -- ${AG} --help)

@@ -160,6 +160,20 @@ TEST_F(ParseOptions, Defaults) {
   EXPECT_FALSE(o.params.has("radix"));
 }
 
+TEST_F(ParseOptions, InPlaceOnlyWhereTheCollectiveHasIt) {
+  EXPECT_FALSE(parse({}).options.in_place);
+  EXPECT_NE(error({"--in-place"}).find("--in-place"), std::string::npos);  // not offered: CLI11 rejects it
+  auto with = [&](std::initializer_list<const char*> args) {
+    std::vector<const char*> argv{"mcb_test"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return parse_options(static_cast<int>(argv.size()), argv.data(), "mcb_test", algorithms_, Tool::benchmark, true);
+  };
+  EXPECT_TRUE(with({"--in-place"}).options.in_place);
+  EXPECT_TRUE(with({"-l"}).options.in_place);
+  EXPECT_FALSE(with({}).options.in_place);
+  EXPECT_NE(with({"--help"}).output.find("--in-place"), std::string::npos);
+}
+
 TEST_F(ParseOptions, DefaultSizesStartAtTheElementSize) {
   EXPECT_EQ(parse({"-T", "int"}).options.sizes, parse_sizes("4:1048576"));
   EXPECT_EQ(parse({"-T", "double"}).options.sizes.front(), 8u);

@@ -149,8 +149,11 @@ class Runner {
     const int p = layout_->size();
     const std::size_t tb = opt_.type.bytes;
     const std::size_t max_count = opt_.sizes.back() / tb;
-    if (max_count > static_cast<std::size_t>(INT_MAX) || spec_.send_elements(max_count, p) > INT_MAX / tb)
-      throw Error("--message-size " + std::to_string(opt_.sizes.back()) + ": too large for one MPI count");
+    // Algorithms send up to a whole buffer in one message (an int count).
+    const std::size_t most = std::max(spec_.send_elements(max_count, p), spec_.recv_elements(max_count, p));
+    if (max_count > static_cast<std::size_t>(INT_MAX) || most > INT_MAX / tb)
+      throw Error("--message-size " + std::to_string(opt_.sizes.back()) + ": a buffer of " + std::to_string(most * tb) +
+                  " bytes on " + std::to_string(p) + " ranks is too large for one MPI count");
     Buffers b = agree_on(layout_->comm(), [&] {
       Buffers x;
       x.send = Buffer(mem_, spec_.send_elements(max_count, p) * tb);
