@@ -166,12 +166,18 @@ TEST_F(ParseOptions, InPlaceOnlyWhereTheCollectiveHasIt) {
   auto with = [&](std::initializer_list<const char*> args) {
     std::vector<const char*> argv{"mcb_test"};
     argv.insert(argv.end(), args.begin(), args.end());
-    return parse_options(static_cast<int>(argv.size()), argv.data(), "mcb_test", algorithms_, Tool::benchmark, true);
+    return parse_options(static_cast<int>(argv.size()), argv.data(), "mcb_test", algorithms_, Tool::benchmark,
+                         {true, {"float", "int"}});
   };
   EXPECT_TRUE(with({"--in-place"}).options.in_place);
   EXPECT_TRUE(with({"-l"}).options.in_place);
   EXPECT_FALSE(with({}).options.in_place);
   EXPECT_NE(with({"--help"}).output.find("--in-place"), std::string::npos);
+  // The offered types: the first is the default, the others are refused.
+  EXPECT_EQ(with({}).options.type.name, "float");
+  EXPECT_EQ(with({}).options.sizes.front(), 4u);
+  EXPECT_EQ(with({"-T", "int"}).options.type.name, "int");
+  EXPECT_EQ(error_of([&] { with({"-T", "char"}); }), "--type char: mcb_test takes float, int");
 }
 
 TEST_F(ParseOptions, DefaultSizesStartAtTheElementSize) {

@@ -172,7 +172,7 @@ class Runner {
                     static_cast<int>(count),
                     opt_.type.mpi,
                     layout_->comm(),
-                    MPI_OP_NULL,
+                    spec_.op ? spec_.op() : MPI_OP_NULL,
                     &mem_};
       spdlog::debug("{}: setting up for {} bytes", algorithm.name, size);
       Plan plan = agree_on(layout_->comm(), [&] { return algorithm.make(args, layout, config.params); });
@@ -290,14 +290,15 @@ class Runner {
                 layout_->options().ranks_per_node > 0 ? " (virtual nodes)" : "",
                 to_string(layout_->options().order).c_str(), layout_->options().region.str().c_str());
     if (table) {
-      std::printf("# type: %s (%zu B), size: bytes per block, memory: %s%s, phase mode: %s\n", opt_.type.name.c_str(),
-                  opt_.type.bytes, to_string(opt_.mem).c_str(), in_place_text().c_str(), to_string(mode).c_str());
+      std::printf("# type: %s (%zu B), size: %s, memory: %s%s, phase mode: %s\n", opt_.type.name.c_str(),
+                  opt_.type.bytes, spec_.size_unit.c_str(), to_string(opt_.mem).c_str(), in_place_text().c_str(),
+                  to_string(mode).c_str());
       std::printf("# latency: per iteration the max over ranks, then statistics over iterations\n");
       table->header();
       return;
     }
-    std::printf("# type: %s (%zu B), size: bytes per block, memory: %s%s\n", opt_.type.name.c_str(), opt_.type.bytes,
-                to_string(opt_.mem).c_str(), in_place_text().c_str());
+    std::printf("# type: %s (%zu B), size: %s, memory: %s%s\n", opt_.type.name.c_str(), opt_.type.bytes,
+                spec_.size_unit.c_str(), to_string(opt_.mem).c_str(), in_place_text().c_str());
     std::printf(
         "# times: median over iterations of the max over ranks (us); embedded: phases timed inside the run, "
         "isolated: each phase alone between barriers; Largest: the phase with the largest share of the sum\n");
@@ -390,8 +391,8 @@ int run_all(int argc, char** argv, const CollectiveSpec& spec) {
   int world_rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   try {
-    ParseResult parsed =
-        parse_options(argc, argv, spec.binary, *spec.algorithms, spec.tool, spec.in_place_offset != nullptr);
+    ParseResult parsed = parse_options(argc, argv, spec.binary, *spec.algorithms, spec.tool,
+                                       {spec.in_place_offset != nullptr, spec.types});
     if (parsed.exit_code) {
       if (world_rank == 0) std::fputs(parsed.output.c_str(), stdout);
       return *parsed.exit_code;

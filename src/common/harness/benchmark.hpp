@@ -35,6 +35,13 @@ struct CollectiveSpec {
   /// offset in a rank's receive buffer where its send data already sits;
   /// nullptr when the benchmark has no in-place mode.
   std::size_t (*in_place_offset)(int rank, int p, std::size_t count) = nullptr;
+  /// The reduction of a reducing collective (MPI_SUM for allreduce), else
+  /// MPI_OP_NULL. Set at run time (MPI_SUM need not be a constant).
+  MPI_Op (*op)() = nullptr;
+  /// The element types -T accepts, the default first.
+  std::vector<std::string> types{"char", "int", "float", "double"};
+  /// What -m measures, for the header: "bytes per block", "bytes of the vector".
+  std::string size_unit = "bytes per block";
 };
 
 /// Initializes MPI, runs the benchmark, finalizes MPI. Returns the process

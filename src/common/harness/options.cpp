@@ -154,14 +154,16 @@ std::string list_algorithms(const std::string& binary, const std::vector<Algorit
 }
 
 ParseResult parse_options(int argc, const char* const* argv, const std::string& binary,
-                          const std::vector<Algorithm>& algorithms, Tool tool, bool in_place) {
+                          const std::vector<Algorithm>& algorithms, Tool tool, const Offer& offer) {
   const bool breakdown = tool == Tool::breakdown;
   ParseResult result;
   Options& o = result.options;
   CLI::App app{binary + ": OSU-style benchmark of collective algorithms (mcb " MCB_VERSION ")", binary};
   app.set_version_flag("--version", std::string(MCB_VERSION));
 
-  std::string sizes = "1:" + std::to_string(kDefaultMax), mem = "host", type = "char";
+  std::string sizes = "1:" + std::to_string(kDefaultMax), mem = "host", type = offer.types.front();
+  std::string type_list;
+  for (const auto& t : offer.types) type_list += (type_list.empty() ? "" : ", ") + t;
   std::string algos = breakdown ? "" : "all", order = "block", region = "none", log_level, nodes;
   std::string phase_mode = breakdown ? "both" : "embedded";
   int verbose = 0;
@@ -172,11 +174,11 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
   app.add_option("-x,--warmup", o.warmup, "untimed warm-up iterations per size (default 100, 10 above 8 KiB)");
   app.add_flag("-f,--full", o.full, "print median, min, max, stddev and iteration columns");
   app.add_flag("-c,--validate", o.validate, "check every element against the system MPI's collective");
-  if (in_place)
+  if (offer.in_place)
     app.add_flag("-l,--in-place", o.in_place,
                  "MPI_IN_PLACE: each rank's data starts in its receive buffer (OSU's -l); the receive count is used");
   app.add_option("-d,--mem", mem, "buffer memory: host, cuda or hip")->capture_default_str();
-  app.add_option("-T,--type", type, "element type: char, int, float or double")->capture_default_str();
+  app.add_option("-T,--type", type, "element type: " + type_list)->capture_default_str();
   app.add_option("--csv", o.csv, "write one CSV row per (algorithm, size, phase) to FILE");
   app.add_option("--json", o.json, "write the same rows as JSON Lines to FILE");
   if (breakdown)
@@ -222,6 +224,8 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
   }
 
   o.type = parse_datatype(type);
+  if (std::find(offer.types.begin(), offer.types.end(), o.type.name) == offer.types.end())
+    throw Error("--type " + type + ": " + binary + " takes " + type_list);
   if (!app.count("--message-size")) sizes = std::to_string(o.type.bytes) + ":" + std::to_string(kDefaultMax);
   o.sizes = parse_sizes(sizes);
   for (std::size_t s : o.sizes)

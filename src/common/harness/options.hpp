@@ -56,11 +56,18 @@ struct ParseResult {
   std::string output;
 };
 
-/// Parses argv for benchmark `binary` offering `algorithms`; `in_place`:
-/// the collective has an in-place mode (offer --in-place). Throws Error with
-/// one line for any bad input.
+/// What a benchmark offers beyond the options every one has.
+struct Offer {
+  bool in_place = false;  // --in-place
+  /// The element types -T accepts; the first is the default.
+  std::vector<std::string> types{"char", "int", "float", "double"};
+};
+
+/// Parses argv for benchmark `binary` offering `algorithms`. Throws Error
+/// with one line for any bad input.
 ParseResult parse_options(int argc, const char* const* argv, const std::string& binary,
-                          const std::vector<Algorithm>& algorithms, Tool tool = Tool::benchmark, bool in_place = false);
+                          const std::vector<Algorithm>& algorithms, Tool tool = Tool::benchmark,
+                          const Offer& offer = {});
 
 /// The configurations of `names`: per algorithm, every combination of the
 /// values of its parameters (given, else the default; "a,b" lists, "all" for

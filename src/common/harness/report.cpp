@@ -130,6 +130,9 @@ void RowWriter::write(const Row& row) {
 ConsoleTable::ConsoleTable(std::FILE* out, bool full, bool validate, std::vector<std::string> phases)
     : out_(out), full_(full), validate_(validate), phases_(std::move(phases)) {}
 
+// 18 characters, or the name and "(us)" with two spaces before.
+int ConsoleTable::phase_width(const std::string& phase) { return std::max(18, static_cast<int>(phase.size()) + 6); }
+
 void ConsoleTable::header() const {
   std::fprintf(out_, "%-10s%18s", "# Size", "Avg Latency(us)");
   if (full_)
@@ -137,7 +140,7 @@ void ConsoleTable::header() const {
                  "Iterations");
   if (validate_) std::fprintf(out_, "%12s", "Validation");
   if (phases_.size() > 1)
-    for (const auto& p : phases_) std::fprintf(out_, "%18s", (p + "(us)").c_str());
+    for (const auto& p : phases_) std::fprintf(out_, "%*s", phase_width(p), (p + "(us)").c_str());
   std::fprintf(out_, "\n");
   std::fflush(out_);
 }
@@ -149,7 +152,7 @@ void ConsoleTable::row(std::size_t size, const Stats& total, const std::vector<S
     std::fprintf(out_, "%18.2f%18.2f%18.2f%18.2f%12zu", total.median, total.min, total.max, total.stddev, total.n);
   if (validate_) std::fprintf(out_, "%12s", validation.c_str());
   if (phases_.size() > 1)
-    for (const auto& s : phases) std::fprintf(out_, "%18.2f", s.avg);
+    for (std::size_t i = 0; i < phases.size(); ++i) std::fprintf(out_, "%*.2f", phase_width(phases_[i]), phases[i].avg);
   std::fprintf(out_, "\n");
   std::fflush(out_);
 }

@@ -59,6 +59,7 @@ class ConsoleTable {
   void row(std::size_t size, const Stats& total, const std::vector<Stats>& phases, const std::string& validation) const;
 
  private:
+  static int phase_width(const std::string& phase);
   std::FILE* out_;
   bool full_, validate_;
   std::vector<std::string> phases_;

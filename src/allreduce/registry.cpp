@@ -1,0 +1,41 @@
+// The allreduce algorithms that mcb_allreduce offers, in --list order.
+#include "mcb/allreduce.hpp"
+
+namespace mcb::allreduce {
+
+namespace {
+
+PlanFactory plain(Plan (*f)(const CollArgs&)) {
+  return [f](const CollArgs& a, const Layout&, const Params&) { return f(a); };
+}
+
+}  // namespace
+
+const std::vector<Algorithm>& algorithms() {
+  static const std::vector<Algorithm> list = [] {
+    std::vector<Algorithm> v;
+    v.push_back({"system", "the system MPI's MPI_Allreduce", {}, plain(system)});
+    Algorithm persistent{"system_persistent",
+                         "the system MPI's persistent allreduce (MPI_Allreduce_init)",
+                         {},
+                         plain(system_persistent)};
+    if (!have_system_persistent()) {
+      persistent.available = false;
+      persistent.unavailable_why = "this MPI has neither MPI_Allreduce_init nor MPIX_Allreduce_init";
+    }
+    v.push_back(persistent);
+    v.push_back({"recursive_doubling",
+                 "recursive doubling, log2 P exchanges of the whole vector, any P",
+                 {},
+                 plain(recursive_doubling)});
+    v.push_back({"rabenseifner",
+                 "reduce_scatter by recursive halving, allgather by recursive doubling, any P",
+                 {},
+                 plain(rabenseifner)});
+    v.push_back({"ring", "ring reduce_scatter then ring allgather, 2(P-1) steps of n/P", {}, plain(ring)});
+    return v;
+  }();
+  return list;
+}
+
+}  // namespace mcb::allreduce
