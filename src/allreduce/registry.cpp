@@ -1,5 +1,7 @@
 // The allreduce algorithms that mcb_allreduce offers, in --list order.
+#include "engine.hpp"
 #include "mcb/allreduce.hpp"
+#include "shm.hpp"
 
 namespace mcb::allreduce {
 
@@ -33,6 +35,21 @@ const std::vector<Algorithm>& algorithms() {
                  {},
                  plain(rabenseifner)});
     v.push_back({"ring", "ring reduce_scatter then ring allgather, 2(P-1) steps of n/P", {}, plain(ring)});
+    Algorithm rx{"shm_recursive_exchange",
+                 "shared-memory recursive exchange: reduce_scatter and allgather stages of flexible factors",
+                 {{"factors",
+                   "=-f1,-f2,...,g1,g2,...: reduce_scatter (negative) and allgather (positive) factors, each "
+                   "multiplying to the ranks per node; alternatives separated by / (default: prime factors merged "
+                   "up to 8, mirrored)",
+                   "",
+                   {},
+                   {},
+                   false},
+                  detail::inner_node_param(),
+                  detail::interface_param()},
+                 shm_recursive_exchange};
+    rx.unsupported = [](const Layout& l) { return l.uniform() ? "" : "needs the same number of ranks on every node"; };
+    v.push_back(rx);
     return v;
   }();
   return list;

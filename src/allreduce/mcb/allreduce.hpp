@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "mcb/collective.hpp"
+#include "mcb/layout.hpp"
 #include "mcb/plan.hpp"
 
 namespace mcb::allreduce {
@@ -33,6 +34,19 @@ Plan rabenseifner(const CollArgs& args);
 /// Ring: reduce_scatter in P-1 steps around the ring, then allgather in P-1
 /// steps. Phases: reduce_scatter, allgather.
 Plan ring(const CollArgs& args);
+
+// The shared-memory algorithms of allreduce-shared-memory-multiradix. Each
+// runs on the layout's communicator (args.comm must be layout.comm()),
+// needs the same number of ranks on every node, and keeps a node-wide
+// shared segment (MPI_Win_allocate_shared) with one counter flag per rank.
+// --interface persistent (default) sets up in the factory, blocking in the
+// first execution, cached per communicator, count and type. With several
+// nodes the node-level result is allreduced across nodes by --inner on the
+// lane communicator.
+
+/// Recursive exchange with flexible factors (--factors=-4,-2,2,4). Phases:
+/// copy_in, reduce_scatter, inter_node (several nodes), allgather.
+Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Params& params);
 
 /// Every allreduce algorithm that mcb_allreduce offers.
 const std::vector<Algorithm>& algorithms();

@@ -99,7 +99,8 @@ std::vector<Config> expand_configs(const std::vector<Algorithm>& algorithms, con
       std::vector<std::string> values;
       std::stringstream ss(text);
       std::string item;
-      while (std::getline(ss, item, ',')) {
+      const char separator = p.list ? ',' : '/';
+      while (std::getline(ss, item, separator)) {
         if (item.empty()) throw Error("--" + p.name + " " + text + ": empty item in the list");
         if (item == "all" && !p.choices.empty()) {
           values.insert(values.end(), p.choices.begin(), p.choices.end());
@@ -112,7 +113,8 @@ std::vector<Config> expand_configs(const std::vector<Algorithm>& algorithms, con
         }
         values.push_back(item);
       }
-      if (values.empty() || text.back() == ',') throw Error("--" + p.name + " " + text + ": empty item in the list");
+      if (values.empty() || text.back() == separator)
+        throw Error("--" + p.name + " " + text + ": empty item in the list");
       for (std::size_t i = 0; i < values.size(); ++i)  // each value once, first mention wins
         values.erase(std::remove(values.begin() + static_cast<long>(i) + 1, values.end(), values[i]), values.end());
       std::vector<Params> next;

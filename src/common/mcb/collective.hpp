@@ -76,6 +76,10 @@ struct ParamSpec {
   /// values of the parameters before it); empty: always. A list of values
   /// multiplies only the configurations it applies to.
   std::function<bool(const Params&)> applies;
+  /// Whether "a,b" is a list of values to run one after the other. A value
+  /// that holds commas itself (--factors=-4,-2,2,4) sets this false; its
+  /// alternatives are then separated by '/'.
+  bool list = true;
 };
 
 using PlanFactory = std::function<Plan(const CollArgs&, const Layout&, const Params&)>;

@@ -1,0 +1,103 @@
+// shm_recursive_exchange: the shared-memory recursive exchange allreduce
+// (allreduce-shared-memory-multiradix, Sections 2.1.1-2.1.4, Figures 1-3),
+// with the counter barriers of Section 3.1 and a copy-in design.
+//   copy_in:        my vector into my region of the node's shared segment
+//   reduce_scatter: stage j (factor f_j): reduce my f_j-th of the range kept
+//                   so far over the regions of my group (cache-line pieces)
+//   inter_node:     (several nodes) my piece, now summed over the node,
+//                   allreduced in place with the same piece of the other
+//                   nodes on my lane (--inner: system, recursive_doubling,
+//                   rabenseifner or ring)
+//   allgather:      stage a (factor g_a): copy from my group's regions the
+//                   pieces they hold; the last stage writes into my receive
+//                   buffer, with my own pieces
+// Per rank, vector of n bytes on Q ranks per node: n copied in, about
+// n(1 - 1/Q) reduced over all stages (each stage reads f-1 foreign pieces
+// of the range), n(1 - 1/Q) copied in the allgather plus its own n/Q out:
+// about three memcpys of n. One flag set per stage; a rank waits only on
+// the members of its groups. Factors: --factors=-4,-2,2,4 (shm_schedule.hpp).
+#include <memory>
+
+#include "engine.hpp"
+#include "mcb/allreduce.hpp"
+#include "mcb/error.hpp"
+#include "mcb/layout.hpp"
+#include "shm.hpp"
+#include "shm_schedule.hpp"
+#include "vector.hpp"
+
+namespace mcb::allreduce {
+
+Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Params& params) {
+  const char* who = "shm_recursive_exchange";
+  const int q = detail::shm_ranks_per_node(who, args, layout);
+  const detail::Factors factors =
+      params.has("factors") ? detail::parse_factors(who, params.get("factors"), q) : detail::default_factors(q);
+  const std::string inner = params.get("inner", "system");
+  detail::Resolved resolved{{"factors", detail::to_string(factors)}};
+  if (layout.num_nodes() > 1) resolved.emplace_back("inner", inner);
+  const int me = layout.local_rank();
+  const std::size_t bytes = args.block_bytes(), elem = args.type_bytes();
+  detail::check_inner(inner);  // now, so that building the engine cannot fail on bad input
+
+  auto make = [args, &layout, factors, inner, q, me, bytes, elem] {
+    auto seg = std::make_shared<detail::ShmSegment>(layout.node_comm(), bytes);
+    auto s = std::make_shared<const detail::ShmSchedule>(detail::shm_schedule(q, me, factors, bytes));
+    auto base = std::make_shared<std::uint32_t>(0);  // my counter when the call began
+    const detail::Vector v(args, 1);
+    // Steps before the allgather: copy-in, the reduce_scatter stages and, on
+    // several nodes, the inter-node allreduce of my piece.
+    const std::uint32_t before = 1 + static_cast<std::uint32_t>(s->rs_range.size()) + (layout.num_nodes() > 1 ? 1 : 0);
+    auto engine = std::make_shared<detail::Engine>();
+    engine->phases.push_back({"copy_in", [seg, s, base, bytes, args](const void* send, void* recv) {
+                                *base = seg->counter();
+                                for (int m : s->readers) seg->wait(m, *base);  // done reading my last call
+                                args.memory().copy(seg->data(seg->rank()), send == MPI_IN_PLACE ? recv : send, bytes);
+                                seg->set();
+                              }});
+    engine->phases.push_back({"reduce_scatter", [seg, s, base, v, elem](const void*, void*) {
+                                char* mine = seg->data(seg->rank());
+                                for (std::size_t j = 0; j < s->rs_range.size(); ++j) {
+                                  const detail::Range r = s->rs_range[j];
+                                  for (int m : s->rs_members[j]) {
+                                    seg->wait(m, *base + 1 + static_cast<std::uint32_t>(j));
+                                    v.reduce(mine + r.lo, seg->data(m) + r.lo, static_cast<int>(r.size() / elem));
+                                  }
+                                  seg->set();
+                                }
+                              }});
+    if (layout.num_nodes() > 1) {
+      auto lane = std::make_shared<Plan>(detail::inter_node_plan(inner, args, layout, seg->data(me) + s->piece.lo,
+                                                                 static_cast<int>(s->piece.size() / elem)));
+      engine->phases.push_back({"inter_node", [seg, lane](const void*, void*) {
+                                  lane->execute();
+                                  seg->set();  // my piece is final: the allgather may read it
+                                }});
+    }
+    engine->phases.push_back({"allgather", [seg, s, base, before, args](const void*, void* recv) {
+                                const int me = seg->rank();
+                                auto* out = static_cast<char*>(recv);
+                                const std::size_t stages = s->ag_copies.size();
+                                for (std::size_t a = 0; a < stages; ++a) {
+                                  const bool last = a + 1 == stages;
+                                  for (int m : s->ag_members[a])
+                                    seg->wait(m, *base + before + static_cast<std::uint32_t>(a));
+                                  if (last)
+                                    for (const auto& r : s->held_before_last)
+                                      args.memory().copy(out + r.lo, seg->data(me) + r.lo, r.size());
+                                  for (const auto& c : s->ag_copies[a])
+                                    args.memory().copy((last ? out : seg->data(me)) + c.range.lo,
+                                                       seg->data(c.from) + c.range.lo, c.range.size());
+                                  seg->set();
+                                }
+                                if (stages == 0) {  // one rank per node
+                                  for (const auto& r : s->held_before_last)
+                                    args.memory().copy(out + r.lo, seg->data(me) + r.lo, r.size());
+                                }
+                              }});
+    return engine;
+  };
+  return detail::engine_plan(args, params, resolved, make);
+}
+
+}  // namespace mcb::allreduce

@@ -1,0 +1,61 @@
+// The schedule of the shared-memory recursive exchange
+// (allreduce-shared-memory-multiradix, Sections 2.1 and 2.1.1), computed
+// once per plan and free of MPI so that it is unit-tested on its own.
+//
+// Q ranks of a node, each with a region holding the whole vector of `bytes`,
+// cut into cache lines. Factors: the reduce_scatter stages f1, f2, ... (given
+// negative, -4,-2) and the allgather stages g1, g2, ... (positive, 2,4), each
+// list multiplying to Q. Reduce_scatter stage j groups the ranks that differ
+// only in mixed-radix digit j (digit 1 the fastest: consecutive ranks); each
+// member reduces its f_j-th of the range it kept from stage j-1 over the
+// group's regions. A rank ends with one piece of the vector, summed over the
+// node. Allgather stage a groups the ranks that differ in the digit of
+// stride Q / (g1...ga) (the reverse order, so -4,-2,2,4 mirrors); each
+// member copies the pieces the others hold. No range is cut below a cache
+// line: on short vectors some ranks get empty pieces.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace mcb::allreduce::detail {
+
+struct Factors {
+  std::vector<int> reduce_scatter, allgather;
+};
+
+/// "-4,-2,2,4": negative reduce_scatter factors, positive allgather factors,
+/// in order. Throws Error (naming `who`) unless each list multiplies to `q`,
+/// with the divisors of q in the message.
+Factors parse_factors(const std::string& who, const std::string& text, int q);
+/// Default: the prime factors of q, largest first, merged while the product
+/// stays <= 8 (8 -> -8,8; 12 -> -6,-2,2,6; 7 -> -7,7; 1 -> none).
+Factors default_factors(int q);
+/// "-6,-2,2,6" ("none" for q = 1).
+std::string to_string(const Factors& f);
+
+struct Range {
+  std::size_t lo = 0, hi = 0;  // bytes
+  std::size_t size() const { return hi - lo; }
+};
+/// A copy from local rank `from`'s region, same offsets in the destination.
+struct Copy {
+  int from = 0;
+  Range range;
+};
+
+/// What local rank `rank` of `q` does.
+struct ShmSchedule {
+  std::vector<std::vector<int>> rs_members;  // per reduce_scatter stage, the others of my group
+  std::vector<Range> rs_range;               // per reduce_scatter stage, the range I reduce
+  Range piece;                               // mine after reduce_scatter (the same on every node)
+  std::vector<std::vector<int>> ag_members;  // per allgather stage, the others of my group
+  std::vector<std::vector<Copy>> ag_copies;  // per allgather stage, what I copy from them
+  std::vector<Range> held_before_last;       // what my region holds before the last allgather stage
+  std::vector<int> readers;                  // every local rank that reads my region
+};
+
+ShmSchedule shm_schedule(int q, int rank, const Factors& factors, std::size_t bytes);
+
+}  // namespace mcb::allreduce::detail
