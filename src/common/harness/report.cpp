@@ -10,11 +10,11 @@ namespace mcb::bench {
 
 const std::vector<std::string>& schema_columns() {
   static const std::vector<std::string> cols = {
-      "schema_version", "benchmark",   "mcb_version", "collective", "algorithm",      "params",
-      "mpi_library",    "mpi_version", "ranks",       "nodes",      "ranks_per_node", "rank_order",
-      "region",         "mem",         "datatype",    "phase_mode", "size_bytes",     "count",
-      "phase",          "iterations",  "warmup",      "avg_us",     "median_us",      "min_us",
-      "max_us",         "stddev_us",   "validation",  "host",       "start_time",     "in_place"};
+      "schema_version", "benchmark",  "mcb_version", "collective",     "algorithm",  "params",     "mpi_library",
+      "mpi_version",    "ranks",      "nodes",       "ranks_per_node", "rank_order", "region",     "mem",
+      "datatype",       "phase_mode", "size_bytes",  "count",          "phase",      "iterations", "warmup",
+      "avg_us",         "median_us",  "min_us",      "max_us",         "stddev_us",  "validation", "host",
+      "start_time",     "in_place",   "setup_us"};
   return cols;
 }
 
@@ -136,8 +136,8 @@ int ConsoleTable::phase_width(const std::string& phase) { return std::max(18, st
 void ConsoleTable::header() const {
   std::fprintf(out_, "%-10s%18s", "# Size", "Avg Latency(us)");
   if (full_)
-    std::fprintf(out_, "%18s%18s%18s%18s%12s", "Median(us)", "Min Latency(us)", "Max Latency(us)", "Stddev(us)",
-                 "Iterations");
+    std::fprintf(out_, "%18s%18s%18s%18s%12s%14s", "Median(us)", "Min Latency(us)", "Max Latency(us)", "Stddev(us)",
+                 "Iterations", "Setup(us)");
   if (validate_) std::fprintf(out_, "%12s", "Validation");
   if (phases_.size() > 1)
     for (const auto& p : phases_) std::fprintf(out_, "%*s", phase_width(p), (p + "(us)").c_str());
@@ -146,10 +146,11 @@ void ConsoleTable::header() const {
 }
 
 void ConsoleTable::row(std::size_t size, const Stats& total, const std::vector<Stats>& phases,
-                       const std::string& validation) const {
+                       const std::string& validation, double setup_us) const {
   std::fprintf(out_, "%-10zu%18.2f", size, total.avg);
   if (full_)
-    std::fprintf(out_, "%18.2f%18.2f%18.2f%18.2f%12zu", total.median, total.min, total.max, total.stddev, total.n);
+    std::fprintf(out_, "%18.2f%18.2f%18.2f%18.2f%12zu%14.2f", total.median, total.min, total.max, total.stddev, total.n,
+                 setup_us);
   if (validate_) std::fprintf(out_, "%12s", validation.c_str());
   if (phases_.size() > 1)
     for (std::size_t i = 0; i < phases.size(); ++i) std::fprintf(out_, "%*.2f", phase_width(phases_[i]), phases[i].avg);

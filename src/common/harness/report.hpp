@@ -56,7 +56,9 @@ class ConsoleTable {
   ConsoleTable(std::FILE* out, bool full, bool validate, std::vector<std::string> phases);
   void header() const;
   /// total: the whole operation; phases: one Stats per phase name given at construction.
-  void row(std::size_t size, const Stats& total, const std::vector<Stats>& phases, const std::string& validation) const;
+  /// setup_us: the plan's setup (shown with -f).
+  void row(std::size_t size, const Stats& total, const std::vector<Stats>& phases, const std::string& validation,
+           double setup_us = 0) const;
 
  private:
   static int phase_width(const std::string& phase);

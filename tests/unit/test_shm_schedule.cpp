@@ -1,0 +1,156 @@
+// The shared-memory recursive exchange schedule, simulated: for every node
+// size q <= 12, every ordered factorization of q for the reduce_scatter and
+// every one for the allgather, and vectors of 1 to 40 cache lines (and a
+// partial line), each rank's cache lines start as a random 64-bit weight of
+// the rank; the stages run as the schedule says, and every rank must end
+// with every line equal to the sum of all weights (mod 2^64: a rank counted
+// twice or missed shows). Within a stage no rank may read a line that
+// another rank writes, and whoever reads my region must be in my readers.
+// Also: factor parsing, its errors, and the default factors.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <set>
+#include <vector>
+
+#include "mcb/error.hpp"
+#include "shm.hpp"
+#include "shm_schedule.hpp"
+
+namespace mcb::allreduce::detail {
+namespace {
+
+std::vector<std::vector<int>> factorizations(int q) {
+  if (q == 1) return {{}};
+  std::vector<std::vector<int>> out;
+  for (int f = 2; f <= q; ++f)
+    if (q % f == 0)
+      for (auto rest : factorizations(q / f)) {
+        rest.insert(rest.begin(), f);
+        out.push_back(rest);
+      }
+  return out;
+}
+
+using Lines = std::vector<std::uint64_t>;
+
+void simulate(int q, const Factors& f, std::size_t bytes) {
+  const std::size_t lines = (bytes + kCacheLine - 1) / kCacheLine;
+  auto weight = [](int r) { return (static_cast<std::uint64_t>(r) + 1) * 0x9E3779B97F4A7C15ull; };
+  std::uint64_t all = 0;
+  for (int r = 0; r < q; ++r) all += weight(r);
+  std::vector<ShmSchedule> s;
+  for (int r = 0; r < q; ++r) s.push_back(shm_schedule(q, r, f, bytes));
+  auto line_range = [&](Range r) {
+    return std::pair<std::size_t, std::size_t>{r.lo / kCacheLine, (r.hi + kCacheLine - 1) / kCacheLine};
+  };
+  auto reads = [&](int reader, int owner) {
+    const auto& rd = s[static_cast<std::size_t>(owner)].readers;
+    return std::find(rd.begin(), rd.end(), reader) != rd.end();
+  };
+  const std::string where = "q=" + std::to_string(q) + " factors " + to_string(f) + " bytes " + std::to_string(bytes);
+
+  std::vector<Lines> region(static_cast<std::size_t>(q), Lines(lines));
+  for (int r = 0; r < q; ++r) std::fill(region[r].begin(), region[r].end(), weight(r));
+  for (std::size_t j = 0; j < f.reduce_scatter.size(); ++j) {
+    auto next = region;
+    for (int r = 0; r < q; ++r) {
+      const auto [lo, hi] = line_range(s[r].rs_range[j]);
+      for (int m : s[r].rs_members[j]) {
+        ASSERT_TRUE(reads(r, m)) << where;
+        const auto [mlo, mhi] = line_range(s[m].rs_range[j]);
+        ASSERT_TRUE(mhi <= lo || hi <= mlo || mlo == mhi || lo == hi)
+            << where << ": ranks " << r << " and " << m << " write overlapping lines in one stage";
+        for (std::size_t l = lo; l < hi; ++l) next[r][l] += region[m][l];
+      }
+    }
+    region = std::move(next);
+  }
+  for (int r = 0; r < q; ++r) {
+    const auto [lo, hi] = line_range(s[r].piece);
+    for (std::size_t l = lo; l < hi; ++l) ASSERT_EQ(region[r][l], all) << where << ": rank " << r << " line " << l;
+  }
+  std::vector<Lines> out(static_cast<std::size_t>(q), Lines(lines, 0));
+  const std::size_t stages = f.allgather.size();
+  for (std::size_t a = 0; a < stages; ++a) {
+    const bool last = a + 1 == stages;
+    auto next = region;
+    for (int r = 0; r < q; ++r) {
+      auto& dst = last ? out[r] : next[r];
+      if (last)
+        for (const Range& h : s[r].held_before_last)
+          for (auto [lo, hi] = line_range(h); lo < hi; ++lo) dst[lo] = region[r][lo];
+      for (const Copy& c : s[r].ag_copies[a]) {
+        ASSERT_TRUE(reads(r, c.from)) << where;
+        for (auto [lo, hi] = line_range(c.range); lo < hi; ++lo) {
+          ASSERT_EQ(region[c.from][lo], all) << where << ": rank " << r << " copies an unfinished line " << lo;
+          dst[lo] = region[c.from][lo];
+        }
+      }
+    }
+    region = std::move(next);
+  }
+  if (stages == 0)
+    for (int r = 0; r < q; ++r)
+      for (const Range& h : s[r].held_before_last)
+        for (auto [lo, hi] = line_range(h); lo < hi; ++lo) out[r][lo] = region[r][lo];
+  for (int r = 0; r < q; ++r)
+    for (std::size_t l = 0; l < lines; ++l) ASSERT_EQ(out[r][l], all) << where << ": rank " << r << " line " << l;
+}
+
+TEST(ShmSchedule, EveryFactorizationDeliversTheSum) {
+  for (int q = 1; q <= 12; ++q)
+    for (const auto& rs : factorizations(q))
+      for (const auto& ag : factorizations(q))
+        for (std::size_t bytes : {4ul, 64ul, 100ul, 64ul * 7, 64ul * 40 + 8}) simulate(q, Factors{rs, ag}, bytes);
+}
+
+TEST(ShmSchedule, DefaultFactorsForEveryNodeSize) {
+  for (int q = 1; q <= 130; ++q) simulate(q, default_factors(q), 64 * 33 + 4);
+  EXPECT_EQ(to_string(default_factors(8)), "-8,8");
+  EXPECT_EQ(to_string(default_factors(12)), "-6,-2,2,6");
+  EXPECT_EQ(to_string(default_factors(7)), "-7,7");
+  EXPECT_EQ(to_string(default_factors(128)), "-8,-8,-2,2,8,8");
+  EXPECT_EQ(to_string(default_factors(1)), "none");
+}
+
+TEST(ShmSchedule, NoPieceBelowACacheLine) {
+  // 8 ranks, 3 cache lines: five ranks own nothing, the others whole lines.
+  int owners = 0;
+  for (int r = 0; r < 8; ++r) {
+    const Range p = shm_schedule(8, r, default_factors(8), 3 * 64).piece;
+    EXPECT_EQ(p.lo % 64, 0u);
+    EXPECT_EQ(p.size() % 64, 0u);
+    owners += p.size() > 0;
+  }
+  EXPECT_EQ(owners, 3);
+}
+
+TEST(ShmSchedule, ParseFactors) {
+  const Factors f = parse_factors("x", "-4,-2,2,4", 8);
+  EXPECT_EQ(f.reduce_scatter, (std::vector<int>{4, 2}));
+  EXPECT_EQ(f.allgather, (std::vector<int>{2, 4}));
+  EXPECT_EQ(to_string(parse_factors("x", "-7,7", 7)), "-7,7");
+  auto error = [](const char* text, int q) {
+    try {
+      parse_factors("shm", text, q);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error("-3,-2,2,4", 8),
+            "shm: --factors -3,-2,2,4: the reduce_scatter factors multiply to 6, not to the 8 ranks per node (use "
+            "divisors of 8: 1, 2, 4, 8)");
+  EXPECT_EQ(
+      error("-8", 8),
+      "shm: --factors -8: the allgather factors multiply to 1, not to the 8 ranks per node (use divisors of 8: 1, "
+      "2, 4, 8)");
+  EXPECT_NE(error("-4,-x", 8).find("'-x' is not a factor"), std::string::npos);
+  EXPECT_NE(error("-4,1,2", 8).find("'1' is not a factor"), std::string::npos);
+  EXPECT_NE(error("-8,8,", 8).find("empty item"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mcb::allreduce::detail
