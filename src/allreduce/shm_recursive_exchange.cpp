@@ -44,25 +44,38 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
     auto seg = std::make_shared<detail::ShmSegment>(layout.node_comm(), bytes);
     auto s = std::make_shared<const detail::ShmSchedule>(detail::shm_schedule(q, me, factors, bytes));
     auto base = std::make_shared<std::uint32_t>(0);  // my counter when the call began
-    const detail::Vector v(args, 1);
     // Steps before the allgather: copy-in, the reduce_scatter stages and, on
     // several nodes, the inter-node allreduce of my piece.
     const std::uint32_t before = 1 + static_cast<std::uint32_t>(s->rs_range.size()) + (layout.num_nodes() > 1 ? 1 : 0);
     auto engine = std::make_shared<detail::Engine>();
-    engine->phases.push_back({"copy_in", [seg, s, base, bytes, args](const void* send, void* recv) {
-                                *base = seg->counter();
-                                for (int m : s->readers) seg->wait(m, *base);  // done reading my last call
-                                args.memory().copy(seg->data(seg->rank()), send == MPI_IN_PLACE ? recv : send, bytes);
-                                seg->set();
-                              }});
-    engine->phases.push_back({"reduce_scatter", [seg, s, base, v, elem](const void*, void*) {
+    // Only what the others read in the first reduce_scatter stage is copied
+    // in; my own range of it is summed straight from my send buffer.
+    engine->phases.push_back(
+        {"copy_in", [seg, s, base, bytes, args](const void* send, void* recv) {
+           *base = seg->counter();
+           for (int m : s->readers) seg->wait(m, *base);  // done reading my last call
+           const char* in = static_cast<const char*>(send == MPI_IN_PLACE ? recv : send);
+           char* mine = seg->data(seg->rank());
+           const detail::Range own = s->rs_range.empty() ? detail::Range{bytes, bytes} : s->rs_range[0];
+           args.memory().copy(mine, in, own.lo);
+           args.memory().copy(mine + own.hi, in + own.hi, bytes - own.hi);
+           seg->set();
+         }});
+    auto srcs = std::make_shared<std::vector<const void*>>(static_cast<std::size_t>(q));
+    engine->phases.push_back({"reduce_scatter", [seg, s, base, srcs, args, elem](const void* send, void* recv) {
                                 char* mine = seg->data(seg->rank());
+                                const char* in = static_cast<const char*>(send == MPI_IN_PLACE ? recv : send);
                                 for (std::size_t j = 0; j < s->rs_range.size(); ++j) {
                                   const detail::Range r = s->rs_range[j];
+                                  auto& src = *srcs;
+                                  src[0] = (j == 0 ? in : mine) + r.lo;
+                                  int k = 1;
                                   for (int m : s->rs_members[j]) {
                                     seg->wait(m, *base + 1 + static_cast<std::uint32_t>(j));
-                                    v.reduce(mine + r.lo, seg->data(m) + r.lo, static_cast<int>(r.size() / elem));
+                                    src[static_cast<std::size_t>(k++)] = seg->data(m) + r.lo;
                                   }
+                                  detail::reduce_many(mine + r.lo, src.data(), k, static_cast<int>(r.size() / elem),
+                                                      args.type, args.op);
                                   seg->set();
                                 }
                               }});

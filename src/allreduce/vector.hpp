@@ -42,6 +42,12 @@ struct Vector {
   char* recv;
 };
 
+/// dst = srcs[0] op srcs[1] op ... op srcs[k-1] over n elements, in one pass
+/// for MPI_SUM on int, float and double (cache-sized chunks, each source
+/// read once, dst written once; dst may be srcs[0]), through
+/// MPI_Reduce_local for anything else (then dst must not alias srcs[1..]).
+void reduce_many(void* dst, const void* const* srcs, int k, int n, MPI_Datatype type, MPI_Op op);
+
 /// The recursive algorithms run on pof2 = the largest power of two <= P
 /// ranks. The first 2*rem ranks (rem = P - pof2) pair up: the even one sends
 /// its vector to the odd one and waits (`folded`), the odd one works on as

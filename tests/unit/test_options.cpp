@@ -177,6 +177,7 @@ TEST_F(ParseOptions, InPlaceOnlyWhereTheCollectiveHasIt) {
   EXPECT_EQ(with({}).options.type.name, "float");
   EXPECT_EQ(with({}).options.sizes.front(), 4u);
   EXPECT_EQ(with({"-T", "int"}).options.type.name, "int");
+  EXPECT_EQ(with({"-m", "64"}).options.sizes, parse_sizes("4:64"));  // MAX alone starts at the element size
   EXPECT_EQ(error_of([&] { with({"-T", "char"}); }), "--type char: mcb_test takes float, int");
 }
 
@@ -230,7 +231,7 @@ TEST_F(ParseOptions, GoodCountsAreKept) {
 }
 
 TEST_F(ParseOptions, SizesMustBeMultiplesOfTheType) {
-  std::string msg = error({"-T", "int", "-m", "6"});
+  std::string msg = error({"-T", "int", "-m", "4,6"});
   EXPECT_TRUE(msg.find("multiple") != std::string::npos || msg.find("4 bytes") != std::string::npos) << msg;
   Options o = parse({"-T", "int", "-m", "4:64"}).options;
   EXPECT_EQ(o.type.name, "int");

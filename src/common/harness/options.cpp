@@ -228,7 +228,10 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
   o.type = parse_datatype(type);
   if (std::find(offer.types.begin(), offer.types.end(), o.type.name) == offer.types.end())
     throw Error("--type " + type + ": " + binary + " takes " + type_list);
-  if (!app.count("--message-size")) sizes = std::to_string(o.type.bytes) + ":" + std::to_string(kDefaultMax);
+  if (!app.count("--message-size"))
+    sizes = std::to_string(o.type.bytes) + ":" + std::to_string(kDefaultMax);
+  else if (sizes.find_first_of(":,") == std::string::npos)  // MAX alone: from the element size, like the default
+    sizes = std::to_string(o.type.bytes) + ":" + sizes;
   o.sizes = parse_sizes(sizes);
   for (std::size_t s : o.sizes)
     if (s % o.type.bytes != 0)
