@@ -50,6 +50,20 @@ const std::vector<Algorithm>& algorithms() {
                  shm_recursive_exchange};
     rx.unsupported = [](const Layout& l) { return l.uniform() ? "" : "needs the same number of ranks on every node"; };
     v.push_back(rx);
+    Algorithm tree{"shm_tree",
+                   "shared-memory tree: reduce stages into local rank 0, one leader per node across nodes, copy out",
+                   {{"factors",
+                     "=-f1,-f2,...: reduce fan-ins (negative), multiplying to the ranks per node; alternatives "
+                     "separated by / (default: prime factors merged up to 8)",
+                     "",
+                     {},
+                     {},
+                     false},
+                    detail::inner_node_param(),
+                    detail::interface_param()},
+                   shm_tree};
+    tree.unsupported = rx.unsupported;
+    v.push_back(tree);
     return v;
   }();
   return list;

@@ -71,7 +71,7 @@ std::vector<Copy> coalesce(std::vector<Copy> copies) {
 
 }  // namespace
 
-Factors parse_factors(const std::string& who, const std::string& text, int q) {
+Factors parse_factors(const std::string& who, const std::string& text, int q, bool reduce_only) {
   Factors f;
   std::stringstream ss(text);
   std::string item;
@@ -89,12 +89,16 @@ Factors parse_factors(const std::string& who, const std::string& text, int q) {
     (v < 0 ? f.reduce_scatter : f.allgather).push_back(v < 0 ? -v : v);
   }
   if (text.empty() || text.back() == ',') throw Error(who + ": --factors " + text + ": empty item in the list");
-  for (const auto* list : {&f.reduce_scatter, &f.allgather})
+  if (reduce_only && !f.allgather.empty())
+    throw Error(who + ": --factors " + text + ": the tree takes reduce factors only (negative, e.g. -4,-2)");
+  for (const auto* list : {&f.reduce_scatter, &f.allgather}) {
+    if (reduce_only && list == &f.allgather) continue;
     if (product(*list) != q)
       throw Error(who + ": --factors " + text + ": the " +
                   (list == &f.reduce_scatter ? "reduce_scatter" : "allgather") + " factors multiply to " +
                   std::to_string(product(*list)) + ", not to the " + std::to_string(q) +
                   " ranks per node (use divisors of " + std::to_string(q) + ": " + divisors_of(q) + ")");
+  }
   return f;
 }
 
@@ -179,6 +183,34 @@ ShmSchedule shm_schedule(int q, int rank, const Factors& factors, std::size_t by
   for (const Copy& c : coalesce(std::move(own))) s.held_before_last.push_back(c.range);
   s.readers.assign(readers.begin(), readers.end());
   return s;
+}
+
+TreeSchedule tree_schedule(int q, int rank, const Factors& factors, std::size_t bytes) {
+  const std::size_t lines = (bytes + kCacheLine - 1) / kCacheLine;
+  TreeSchedule t;
+  std::set<int> readers;
+  int stride = 1;
+  bool active = true;
+  for (int f : factors.reduce_scatter) {
+    TreeStage st;
+    st.active = active;
+    if (active) {
+      const int digit = (rank / stride) % f;
+      st.members = group(rank, f, stride);
+      st.root = st.members.front();
+      std::erase(st.members, rank);
+      st.part = to_bytes(part(Range{0, lines}, digit, f), bytes);
+      readers.insert(st.members.begin(), st.members.end());
+      active = digit == 0;
+    }
+    t.stages.push_back(std::move(st));
+    stride *= f;
+  }
+  t.own_first = t.stages.empty() ? Range{bytes, bytes} : t.stages.front().part;
+  if (rank == 0)
+    for (int o = 1; o < q; ++o) readers.insert(o);  // everyone copies the sum out of local rank 0's region
+  t.readers.assign(readers.begin(), readers.end());
+  return t;
 }
 
 }  // namespace mcb::allreduce::detail

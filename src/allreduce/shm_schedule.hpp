@@ -27,8 +27,9 @@ struct Factors {
 
 /// "-4,-2,2,4": negative reduce_scatter factors, positive allgather factors,
 /// in order. Throws Error (naming `who`) unless each list multiplies to `q`,
-/// with the divisors of q in the message.
-Factors parse_factors(const std::string& who, const std::string& text, int q);
+/// with the divisors of q in the message. `reduce_only`: the tree's reduce
+/// factors, negative only (no allgather list).
+Factors parse_factors(const std::string& who, const std::string& text, int q, bool reduce_only = false);
 /// Default: the prime factors of q, largest first, merged while the product
 /// stays <= 8 (8 -> -8,8; 12 -> -6,-2,2,6; 7 -> -7,7; 1 -> none).
 Factors default_factors(int q);
@@ -57,5 +58,24 @@ struct ShmSchedule {
 };
 
 ShmSchedule shm_schedule(int q, int rank, const Factors& factors, std::size_t bytes);
+
+/// The shared-memory tree (Section 2.3): reduce stages of fan-in f_j (the
+/// reduce_scatter factors), grouping by digit j as above; the ranks whose
+/// digits 1..j-1 are zero take part in stage j, and the member with digit j
+/// zero is the group's root. Each member sums its f_j-th of the whole
+/// vector over the group's regions into the root's region, so local rank 0
+/// ends with the node's sum; then every rank copies it out.
+struct TreeStage {
+  bool active = false;       // I take part in this stage
+  int root = 0;              // my group's root (local rank)
+  std::vector<int> members;  // the others of my group
+  Range part;                // the part I sum into the root's region
+};
+struct TreeSchedule {
+  std::vector<TreeStage> stages;
+  Range own_first;           // my part in the first stage (read from my send buffer)
+  std::vector<int> readers;  // who reads or writes my region
+};
+TreeSchedule tree_schedule(int q, int rank, const Factors& factors, std::size_t bytes);
 
 }  // namespace mcb::allreduce::detail

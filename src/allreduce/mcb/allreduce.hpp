@@ -47,6 +47,10 @@ Plan ring(const CollArgs& args);
 /// Recursive exchange with flexible factors (--factors=-4,-2,2,4). Phases:
 /// copy_in, reduce_scatter, inter_node (several nodes), allgather.
 Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Params& params);
+/// Tree: reduce stages of fan-in --factors=-4,-2 into local rank 0's region,
+/// one leader per node across nodes, then every rank copies the sum out.
+/// Phases: copy_in, reduce, inter_node (several nodes), bcast.
+Plan shm_tree(const CollArgs& args, const Layout& layout, const Params& params);
 
 /// Every allreduce algorithm that mcb_allreduce offers.
 const std::vector<Algorithm>& algorithms();
