@@ -154,3 +154,54 @@ TEST(ShmSchedule, ParseFactors) {
 
 }  // namespace
 }  // namespace mcb::allreduce::detail
+
+namespace mcb::allreduce::detail {
+namespace {
+
+// The tree: every fan-in list up to 12 ranks; the ranks of a stage sum their
+// part over the group into the root's region; local rank 0 must end with
+// the sum of all weights on every line, no two ranks may write one line in
+// a stage, and every rank that touches a region must be among its readers.
+TEST(TreeSchedule, EveryFanInListSumsIntoRankZero) {
+  for (int q = 1; q <= 12; ++q)
+    for (const auto& rs : factorizations(q))
+      for (std::size_t bytes : {4ul, 64ul, 64ul * 5 + 4, 64ul * 40}) {
+        const Factors f{rs, {}};
+        const std::size_t lines = (bytes + kCacheLine - 1) / kCacheLine;
+        auto weight = [](int r) { return (static_cast<std::uint64_t>(r) + 1) * 0x9E3779B97F4A7C15ull; };
+        std::uint64_t all = 0;
+        std::vector<TreeSchedule> t;
+        for (int r = 0; r < q; ++r) {
+          all += weight(r);
+          t.push_back(tree_schedule(q, r, f, bytes));
+        }
+        std::vector<Lines> region(static_cast<std::size_t>(q), Lines(lines));
+        for (int r = 0; r < q; ++r) std::fill(region[r].begin(), region[r].end(), weight(r));
+        const std::string where = "q=" + std::to_string(q) + " factors " + to_string(f);
+        for (std::size_t j = 0; j < rs.size(); ++j) {
+          auto next = region;
+          std::vector<std::set<std::size_t>> written(static_cast<std::size_t>(q));
+          for (int r = 0; r < q; ++r) {
+            const TreeStage& st = t[r].stages[j];
+            if (!st.active) continue;
+            const auto& rd = t[st.root].readers;
+            if (r != st.root) {
+              ASSERT_NE(std::find(rd.begin(), rd.end(), r), rd.end()) << where;
+            }
+            for (std::size_t l = st.part.lo / kCacheLine; l < (st.part.hi + kCacheLine - 1) / kCacheLine; ++l) {
+              ASSERT_TRUE(written[st.root].insert(l).second) << where << ": line " << l << " written twice";
+              std::uint64_t sum = region[st.root][l];
+              if (r != st.root) sum += region[r][l];
+              for (int m : st.members)
+                if (m != st.root) sum += region[m][l];
+              next[st.root][l] = sum;
+            }
+          }
+          region = std::move(next);
+        }
+        for (std::size_t l = 0; l < lines; ++l) ASSERT_EQ(region[0][l], all) << where << " line " << l;
+      }
+}
+
+}  // namespace
+}  // namespace mcb::allreduce::detail
