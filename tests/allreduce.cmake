@@ -3,7 +3,7 @@
 # default type), in place and not; int and double at a few P; bad input.
 set(AR $<TARGET_FILE:mcb_allreduce>)
 set(AR_CHECK -c -m 4,28,64,4000,400000 -i 2 -x 1 --algorithm all)
-set(AR_ROWS 35)  # 7 algorithms x 5 sizes
+set(AR_ROWS 40)  # 8 algorithms x 5 sizes
 foreach(p RANGE 1 13)
   mcb_mpi_test(allreduce_p${p} ${p} --expect-ranks --expect-rows ${AR_ROWS}
                --expect-stdout "# type: float .4 B., size: bytes of the vector, memory: host, in place: no"
@@ -30,7 +30,7 @@ mcb_bad_input(allreduce_size_not_multiple 3 "6 bytes is not a multiple of the fl
 mcb_bad_input(allreduce_unknown 3 "unknown algorithm 'rabenseifer'" -- ${AR} --algorithm rabenseifer)
 mcb_mpi_test(allreduce_list 1 --expect-stdout "^  rabenseifner" --expect-stdout "^  ring" -- ${AR} --list)
 
-# shm_recursive_exchange and shm_tree for every P in 1..13 on virtual nodes of every size
+# The shared-memory algorithms for every P in 1..13 on virtual nodes of every size
 # K that divides P (one node of P: the prime counts 7 and 13 are the paper's
 # worst case), persistent and blocking, in place for every other (P, K);
 # vectors of 1, 7, 16, 1000 and 100000 floats.
@@ -47,9 +47,10 @@ foreach(p RANGE 1 13)
       set(in_place --in-place)
       set(label _in_place)
     endif()
-    mcb_mpi_test(allreduce_shm_p${p}_k${k}${label} ${p} --expect-ranks --expect-rows 20
+    mcb_mpi_test(allreduce_shm_p${p}_k${k}${label} ${p} --expect-ranks --expect-rows 30
                  --expect-stdout "ranks per node: ${k} .virtual nodes."
-                 -- ${AR} -c -m 4,28,64,4000,400000 -i 3 -x 1 --algorithm shm_recursive_exchange,shm_tree
+                 -- ${AR} -c -m 4,28,64,4000,400000 -i 3 -x 1
+                 --algorithm shm_recursive_exchange,shm_cyclic_shift,shm_tree
                  --ranks-per-node ${k}
                  --interface persistent,blocking ${in_place})
   endforeach()
@@ -66,6 +67,17 @@ foreach(q 4 6 8)
   mcb_mpi_test(allreduce_shm_factors_q${q} ${q} --expect-ranks --expect-rows ${rows}
                -- ${AR} -c -m 28,4000,400000 -i 2 -x 1 --algorithm shm_recursive_exchange "--factors=${factors_${q}}")
 endforeach()
+# The cyclic shift with factor lists multiplying to more than the node: the
+# paper's {2,2,2} for 7 tasks, {2,2,2,2} for the prime 13, and others.
+mcb_mpi_test(allreduce_cyclic_p7 7 --expect-ranks --expect-rows 12 --expect-stdout "factors=-2,-2,-2,2,2,2"
+             -- ${AR} -c -m 4,4000,400000 -i 20 -x 1 --algorithm shm_cyclic_shift
+             "--factors=-2,-2,-2,2,2,2/-3,-3,3,3/-7,7/-2,-4,8")
+mcb_mpi_test(allreduce_cyclic_p13 13 --expect-ranks --expect-rows 6 --expect-stdout "factors=-2,-2,-2,-2,2,2,2,2"
+             -- ${AR} -c -m 4,4000,400000 -i 5 -x 1 --algorithm shm_cyclic_shift --in-place
+             "--factors=-2,-2,-2,-2,2,2,2,2/-4,-4,13")
+mcb_mpi_test(allreduce_cyclic_p12_cyclic_inner 12 --expect-ranks --expect-rows 16 --expect-stdout "rank order: cyclic"
+             -- ${AR} -c -m 4,28,4000,400000 -i 2 -x 1 --algorithm shm_cyclic_shift --ranks-per-node 6
+             --rank-order cyclic --inner all --factors=-2,-2,-2,2,4)
 # Every fan-in list of the tree at 4, 6 and 8 ranks per node.
 set(tree_4 "-4/-2,-2")
 set(tree_6 "-6/-2,-3/-3,-2")
@@ -86,13 +98,15 @@ mcb_mpi_test(allreduce_shm_p12_cyclic_inner 12 --expect-ranks --expect-rows 16 -
              --rank-order cyclic --inner all --factors=-2,-2,4 -T int)
 # 100 back-to-back calls of one persistent plan (and of the cached blocking
 # one), then validation: the counters must not drift.
-mcb_mpi_test(allreduce_shm_100_calls 8 --expect-ranks --expect-rows 8
-             -- ${AR} -c -m 64,400000 -i 100 -x 0 --algorithm shm_recursive_exchange,shm_tree --ranks-per-node 4
+mcb_mpi_test(allreduce_shm_100_calls 8 --expect-ranks --expect-rows 12
+             -- ${AR} -c -m 64,400000 -i 100 -x 0 --algorithm shm_recursive_exchange,shm_cyclic_shift,shm_tree
+             --ranks-per-node 4
              --interface persistent,blocking)
-mcb_mpi_test(allreduce_shm_100_calls_prime 7 --expect-ranks --expect-rows 4 --expect-stdout "factors=-7,7;"
-             -- ${AR} -c -m 4000,400000 -i 100 -x 0 --algorithm shm_recursive_exchange,shm_tree --in-place)
+mcb_mpi_test(allreduce_shm_100_calls_prime 7 --expect-ranks --expect-rows 6 --expect-stdout "factors=-7,7;"
+             -- ${AR} -c -m 4000,400000 -i 100 -x 0 --algorithm shm_recursive_exchange,shm_cyclic_shift,shm_tree
+             --in-place)
 # The issue's acceptance run, as a user types it.
-mcb_mpi_test(allreduce_done_p8 8 --expect-ranks --expect-rows 133
+mcb_mpi_test(allreduce_done_p8 8 --expect-ranks --expect-rows 152
              -- ${AR} --algorithm all -c -f --ranks-per-node 4)
 
 mcb_bad_input(allreduce_shm_factors 8 "shm_recursive_exchange: --factors -3,-2,2,4: the reduce_scatter factors multiply to 6, not to the 8 ranks per node .use divisors of 8: 1, 2, 4, 8."
@@ -104,6 +118,8 @@ mcb_bad_input(allreduce_tree_positive 4 "shm_tree: --factors -4,4: the tree take
               -- ${AR} --algorithm shm_tree "--factors=-4,4")
 mcb_bad_input(allreduce_tree_product 8 "shm_tree: --factors -2,-2: the reduce_scatter factors multiply to 4, not to the 8"
               -- ${AR} --algorithm shm_tree "--factors=-2,-2")
+mcb_bad_input(allreduce_cyclic_small 7 "shm_cyclic_shift: --factors -2,-2,2,2: the reduce_scatter factors multiply to 4, less than the 7 ranks per node"
+              -- ${AR} --algorithm shm_cyclic_shift "--factors=-2,-2,2,2")
 mcb_bad_input(allreduce_shm_interface 4 "--interface lazy: expected one of persistent, blocking"
               -- ${AR} --algorithm shm_recursive_exchange --interface lazy)
 mcb_bad_input(allreduce_uneven 6 "--ranks-per-node 4 does not divide the 6 ranks" -- ${AR} --ranks-per-node 4)

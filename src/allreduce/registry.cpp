@@ -63,6 +63,21 @@ const std::vector<Algorithm>& algorithms() {
                     detail::interface_param()},
                    shm_tree};
     tree.unsupported = rx.unsupported;
+    Algorithm cyclic{"shm_cyclic_shift",
+                     "shared-memory cyclic shift: dissemination reduce_scatter, Bruck allgather, commutative ops",
+                     {{"factors",
+                       "=-f1,...,g1,...: reduce_scatter (negative) and allgather (positive) factors, each list "
+                       "multiplying to at least the ranks per node (-2,-2,-2,2,2,2 for 7); alternatives separated by / "
+                       "(default as shm_recursive_exchange)",
+                       "",
+                       {},
+                       {},
+                       false},
+                      detail::inner_node_param(),
+                      detail::interface_param()},
+                     shm_cyclic_shift};
+    cyclic.unsupported = rx.unsupported;
+    v.push_back(cyclic);
     v.push_back(tree);
     return v;
   }();

@@ -71,7 +71,7 @@ std::vector<Copy> coalesce(std::vector<Copy> copies) {
 
 }  // namespace
 
-Factors parse_factors(const std::string& who, const std::string& text, int q, bool reduce_only) {
+Factors parse_factors(const std::string& who, const std::string& text, int q, bool reduce_only, bool at_least) {
   Factors f;
   std::stringstream ss(text);
   std::string item;
@@ -93,10 +93,13 @@ Factors parse_factors(const std::string& who, const std::string& text, int q, bo
     throw Error(who + ": --factors " + text + ": the tree takes reduce factors only (negative, e.g. -4,-2)");
   for (const auto* list : {&f.reduce_scatter, &f.allgather}) {
     if (reduce_only && list == &f.allgather) continue;
-    if (product(*list) != q)
-      throw Error(who + ": --factors " + text + ": the " +
-                  (list == &f.reduce_scatter ? "reduce_scatter" : "allgather") + " factors multiply to " +
-                  std::to_string(product(*list)) + ", not to the " + std::to_string(q) +
+    const std::string what = std::string(list == &f.reduce_scatter ? "reduce_scatter" : "allgather") +
+                             " factors multiply to " + std::to_string(product(*list));
+    if (at_least && product(*list) < q)
+      throw Error(who + ": --factors " + text + ": the " + what + ", less than the " + std::to_string(q) +
+                  " ranks per node");
+    if (!at_least && product(*list) != q)
+      throw Error(who + ": --factors " + text + ": the " + what + ", not to the " + std::to_string(q) +
                   " ranks per node (use divisors of " + std::to_string(q) + ": " + divisors_of(q) + ")");
   }
   return f;
@@ -211,6 +214,62 @@ TreeSchedule tree_schedule(int q, int rank, const Factors& factors, std::size_t 
     for (int o = 1; o < q; ++o) readers.insert(o);  // everyone copies the sum out of local rank 0's region
   t.readers.assign(readers.begin(), readers.end());
   return t;
+}
+
+CyclicSchedule cyclic_schedule(int q, int rank, const Factors& factors, std::size_t bytes) {
+  const std::size_t lines = (bytes + kCacheLine - 1) / kCacheLine;
+  auto piece = [&](int p) { return to_bytes(part(Range{0, lines}, p, q), bytes); };
+  auto mod = [q](long x) { return static_cast<int>(((x % q) + q) % q); };
+  CyclicSchedule c;
+  std::set<int> readers;
+  long d = 1;  // D_j
+  for (int f : factors.reduce_scatter) {
+    const long next = d * f;
+    std::vector<CyclicReduce> ops;
+    std::set<int> from_all;
+    for (long o = 0; o < q; o += next) {  // offsets that are multiples of D_{j+1}
+      const long w = std::min<long>(next, q - o);
+      CyclicReduce op;
+      op.range = piece(mod(rank + o));
+      for (long i = 1; i < f && i * d < w; ++i) op.from.push_back(mod(rank - i * d));
+      if (op.range.size() == 0 || op.from.empty()) continue;
+      from_all.insert(op.from.begin(), op.from.end());
+      if (!ops.empty() && ops.back().from == op.from && ops.back().range.hi == op.range.lo)
+        ops.back().range.hi = op.range.hi;
+      else
+        ops.push_back(std::move(op));
+    }
+    for (long x = 1; x < f && x * d < q; ++x) readers.insert(mod(rank + x * d));  // they read my partial sums
+    c.rs.push_back(std::move(ops));
+    c.rs_from.emplace_back(from_all.begin(), from_all.end());
+    d = next;
+  }
+  c.piece = piece(rank);
+  long held = 1;  // D'_a: I hold the pieces rank + t, t < min(D'_a, q)
+  for (std::size_t a = 0; a < factors.allgather.size(); ++a) {
+    const int g = factors.allgather[a];
+    if (a + 1 == factors.allgather.size())
+      for (long t = 0; t < std::min<long>(held, q); ++t) c.held_before_last.push_back(piece(mod(rank + t)));
+    std::vector<Copy> copies;
+    std::set<int> from_all;
+    for (long i = 1; i < g && i * held < q; ++i) {
+      const int from = mod(rank + i * held);
+      for (long t = 0; t < held && i * held + t < q; ++t) copies.push_back({from, piece(mod(rank + i * held + t))});
+      from_all.insert(from);
+      readers.insert(mod(rank - i * held));
+    }
+    c.ag_copies.push_back(coalesce(std::move(copies)));
+    c.ag_from.emplace_back(from_all.begin(), from_all.end());
+    held *= g;
+  }
+  if (factors.allgather.empty()) c.held_before_last = {Range{0, bytes}};
+  std::vector<Copy> own;
+  for (const Range& x : c.held_before_last) own.push_back({rank, x});
+  c.held_before_last.clear();
+  for (const Copy& x : coalesce(std::move(own))) c.held_before_last.push_back(x.range);
+  readers.erase(rank);
+  c.readers.assign(readers.begin(), readers.end());
+  return c;
 }
 
 }  // namespace mcb::allreduce::detail

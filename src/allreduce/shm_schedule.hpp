@@ -29,7 +29,9 @@ struct Factors {
 /// in order. Throws Error (naming `who`) unless each list multiplies to `q`,
 /// with the divisors of q in the message. `reduce_only`: the tree's reduce
 /// factors, negative only (no allgather list).
-Factors parse_factors(const std::string& who, const std::string& text, int q, bool reduce_only = false);
+/// `at_least`: the cyclic shift's lists may multiply to more than q.
+Factors parse_factors(const std::string& who, const std::string& text, int q, bool reduce_only = false,
+                      bool at_least = false);
 /// Default: the prime factors of q, largest first, merged while the product
 /// stays <= 8 (8 -> -8,8; 12 -> -6,-2,2,6; 7 -> -7,7; 1 -> none).
 Factors default_factors(int q);
@@ -77,5 +79,30 @@ struct TreeSchedule {
   std::vector<int> readers;  // who reads or writes my region
 };
 TreeSchedule tree_schedule(int q, int rank, const Factors& factors, std::size_t bytes);
+
+/// The shared-memory cyclic shift (Section 2.2, Figures 4-5), for
+/// commutative operations; each factor list multiplies to at least q. The
+/// vector is cut into q pieces, piece p ending on rank p. With D_j the
+/// product of the factors before stage j, after reduce_scatter stage j a
+/// rank r holds, for every piece p whose offset o = p - r (mod q) is a
+/// multiple of D_{j+1}, the sum of the ranks r, r-1, ..., r-w+1 with
+/// w = min(D_{j+1}, q - o): stage j adds to it the partial sums of ranks
+/// r - i*D_j (i = 1 .. f_j-1, while i*D_j < w). The allgather is Bruck's:
+/// stage a copies from rank r + i*D'_a the pieces r + i*D'_a + t, t < D'_a,
+/// while the offset stays below q.
+struct CyclicReduce {
+  Range range;            // pieces with the same sources, coalesced
+  std::vector<int> from;  // the ranks whose partial sums I add
+};
+struct CyclicSchedule {
+  std::vector<std::vector<CyclicReduce>> rs;  // per reduce_scatter stage
+  std::vector<std::vector<int>> rs_from;      // per stage, every rank I read from
+  Range piece;                                // mine at the end of the reduce_scatter
+  std::vector<std::vector<Copy>> ag_copies;   // per allgather stage
+  std::vector<std::vector<int>> ag_from;      // per stage, every rank I read from
+  std::vector<Range> held_before_last;
+  std::vector<int> readers;
+};
+CyclicSchedule cyclic_schedule(int q, int rank, const Factors& factors, std::size_t bytes);
 
 }  // namespace mcb::allreduce::detail

@@ -205,3 +205,92 @@ TEST(TreeSchedule, EveryFanInListSumsIntoRankZero) {
 
 }  // namespace
 }  // namespace mcb::allreduce::detail
+
+namespace mcb::allreduce::detail {
+namespace {
+
+// The cyclic shift: every q <= 13 with factor lists multiplying to q and to
+// more than q ({2,2,2} for 5, 6, 7; {2,2,2,2} for 9..13; {3,3} for 7, 8),
+// partial sums simulated stage by stage: every rank must end with every
+// line equal to the sum of all weights.
+void simulate_cyclic(int q, const Factors& f, std::size_t bytes) {
+  const std::size_t lines = (bytes + kCacheLine - 1) / kCacheLine;
+  auto weight = [](int r) { return (static_cast<std::uint64_t>(r) + 1) * 0x9E3779B97F4A7C15ull; };
+  std::uint64_t all = 0;
+  std::vector<CyclicSchedule> c;
+  for (int r = 0; r < q; ++r) {
+    all += weight(r);
+    c.push_back(cyclic_schedule(q, r, f, bytes));
+  }
+  auto lr = [](Range r) {
+    return std::pair<std::size_t, std::size_t>{r.lo / kCacheLine, (r.hi + kCacheLine - 1) / kCacheLine};
+  };
+  const std::string where = "q=" + std::to_string(q) + " factors " + to_string(f) + " bytes " + std::to_string(bytes);
+  std::vector<Lines> region(static_cast<std::size_t>(q), Lines(lines));
+  for (int r = 0; r < q; ++r) std::fill(region[r].begin(), region[r].end(), weight(r));
+  for (std::size_t j = 0; j < f.reduce_scatter.size(); ++j) {
+    auto next = region;
+    for (int r = 0; r < q; ++r)
+      for (const CyclicReduce& op : c[r].rs[j])
+        for (auto [lo, hi] = lr(op.range); lo < hi; ++lo)
+          for (int m : op.from) {
+            const auto& rd = c[m].readers;
+            ASSERT_NE(std::find(rd.begin(), rd.end(), r), rd.end()) << where << ": " << r << " reads " << m;
+            next[r][lo] += region[m][lo];
+          }
+    region = std::move(next);
+  }
+  for (int r = 0; r < q; ++r)
+    for (auto [lo, hi] = lr(c[r].piece); lo < hi; ++lo) ASSERT_EQ(region[r][lo], all) << where << ": rank " << r;
+  std::vector<Lines> out(static_cast<std::size_t>(q), Lines(lines, 0));
+  const std::size_t stages = f.allgather.size();
+  for (std::size_t a = 0; a < stages; ++a) {
+    const bool last = a + 1 == stages;
+    auto next = region;
+    for (int r = 0; r < q; ++r) {
+      auto& dst = last ? out[r] : next[r];
+      if (last)
+        for (const Range& h : c[r].held_before_last)
+          for (auto [lo, hi] = lr(h); lo < hi; ++lo) dst[lo] = region[r][lo];
+      for (const Copy& x : c[r].ag_copies[a])
+        for (auto [lo, hi] = lr(x.range); lo < hi; ++lo) {
+          ASSERT_EQ(region[x.from][lo], all) << where << ": rank " << r << " copies an unfinished line";
+          dst[lo] = region[x.from][lo];
+        }
+    }
+    region = std::move(next);
+  }
+  if (stages == 0)
+    for (int r = 0; r < q; ++r) out[r] = region[r];
+  for (int r = 0; r < q; ++r)
+    for (std::size_t l = 0; l < lines; ++l) ASSERT_EQ(out[r][l], all) << where << ": rank " << r << " line " << l;
+}
+
+TEST(CyclicSchedule, ExactAndLargerFactorLists) {
+  for (int q = 1; q <= 13; ++q) {
+    std::vector<std::vector<int>> lists = factorizations(q);
+    for (const auto& extra : std::vector<std::vector<int>>{{2, 2, 2}, {2, 2, 2, 2}, {3, 3}, {4, 4}, {q + 1}}) {
+      long p = 1;
+      for (int x : extra) p *= x;
+      if (p > q) lists.push_back(extra);
+    }
+    for (const auto& rs : lists)
+      for (const auto& ag : lists)
+        for (std::size_t bytes : {4ul, 64ul * 3, 64ul * 13 + 4, 64ul * 40}) simulate_cyclic(q, Factors{rs, ag}, bytes);
+  }
+}
+
+TEST(CyclicSchedule, FactorsMayExceedTheNode) {
+  EXPECT_EQ(to_string(parse_factors("x", "-2,-2,-2,2,2,2", 7, false, true)), "-2,-2,-2,2,2,2");
+  try {
+    parse_factors("shm_cyclic_shift", "-2,-2,2,2", 7, false, true);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "shm_cyclic_shift: --factors -2,-2,2,2: the reduce_scatter factors multiply to 4, less than the 7 "
+                 "ranks per node");
+  }
+}
+
+}  // namespace
+}  // namespace mcb::allreduce::detail

@@ -51,6 +51,10 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
 /// one leader per node across nodes, then every rank copies the sum out.
 /// Phases: copy_in, reduce, inter_node (several nodes), bcast.
 Plan shm_tree(const CollArgs& args, const Layout& layout, const Params& params);
+/// Cyclic shift (commutative operations): dissemination reduce_scatter and
+/// Bruck allgather with factors whose product may exceed the ranks per node
+/// (--factors=-2,-2,-2,2,2,2 for 7). Phases as shm_recursive_exchange.
+Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& params);
 
 /// Every allreduce algorithm that mcb_allreduce offers.
 const std::vector<Algorithm>& algorithms();

@@ -1,0 +1,106 @@
+// shm_cyclic_shift: the shared-memory cyclic shift allreduce
+// (allreduce-shared-memory-multiradix, Section 2.2, Figures 4-5), for
+// commutative operations, with the counter barriers of Section 3.1 and a
+// copy-in design. The factor lists may multiply to more than the ranks per
+// node (--factors=-2,-2,-2,2,2,2 for 7 ranks); no rotation of the vector
+// before or after, as in the paper's intra-node variant.
+//   copy_in:        my vector into my region of the node's shared segment
+//   reduce_scatter: stage j (factor f_j, D_j = f_1...f_{j-1}): for the
+//                   pieces whose offset from me is a multiple of D_j f_j,
+//                   add the partial sums of ranks me - i*D_j (i < f_j, while
+//                   the window stays within the node); piece p ends on rank p
+//   inter_node:     (several nodes) my piece allreduced on my lane (--inner)
+//   allgather:      stage a (factor g_a): Bruck's allgather, copying from
+//                   ranks me + i*D'_a the pieces they hold; the last stage
+//                   writes into my receive buffer
+// Per rank, vector of n bytes on Q ranks: n copied in, about n(1 - 1/Q)
+// of partial sums added over the stages, n(1 - 1/Q) copied in the
+// allgather plus n/Q out; each stage reads from f-1 ranks at distances
+// D_j, 2D_j, ... (a dissemination pattern).
+#include <memory>
+
+#include "engine.hpp"
+#include "mcb/allreduce.hpp"
+#include "shm.hpp"
+#include "shm_schedule.hpp"
+#include "vector.hpp"
+
+namespace mcb::allreduce {
+
+Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& params) {
+  const char* who = "shm_cyclic_shift";
+  const int q = detail::shm_ranks_per_node(who, args, layout);
+  const detail::Factors factors = params.has("factors")
+                                      ? detail::parse_factors(who, params.get("factors"), q, false, true)
+                                      : detail::default_factors(q);
+  const std::string inner = params.get("inner", "system");
+  detail::check_inner(inner);
+  detail::Resolved resolved{{"factors", detail::to_string(factors)}};
+  const bool nodes = layout.num_nodes() > 1;
+  if (nodes) resolved.emplace_back("inner", inner);
+  const int me = layout.local_rank();
+  const std::size_t bytes = args.block_bytes(), elem = args.type_bytes();
+
+  auto make = [args, &layout, factors, inner, q, me, bytes, elem, nodes] {
+    auto seg = std::make_shared<detail::ShmSegment>(layout.node_comm(), bytes);
+    auto c = std::make_shared<const detail::CyclicSchedule>(detail::cyclic_schedule(q, me, factors, bytes));
+    auto base = std::make_shared<std::uint32_t>(0);  // my counter when the call began
+    auto srcs = std::make_shared<std::vector<const void*>>(static_cast<std::size_t>(q) + 1);
+    const std::uint32_t before = 1 + static_cast<std::uint32_t>(c->rs.size()) + (nodes ? 1 : 0);
+    auto engine = std::make_shared<detail::Engine>();
+    engine->phases.push_back({"copy_in", [seg, c, base, bytes, args](const void* send, void* recv) {
+                                *base = seg->counter();
+                                for (int m : c->readers) seg->wait(m, *base);  // done reading my last call
+                                args.memory().copy(seg->data(seg->rank()), send == MPI_IN_PLACE ? recv : send, bytes);
+                                seg->set();
+                              }});
+    engine->phases.push_back({"reduce_scatter", [seg, c, base, srcs, args, elem](const void*, void*) {
+                                char* mine = seg->data(seg->rank());
+                                for (std::size_t j = 0; j < c->rs.size(); ++j) {
+                                  for (int m : c->rs_from[j]) seg->wait(m, *base + 1 + static_cast<std::uint32_t>(j));
+                                  for (const auto& op : c->rs[j]) {
+                                    auto& src = *srcs;
+                                    int k = 0;
+                                    src[static_cast<std::size_t>(k++)] = mine + op.range.lo;
+                                    for (int m : op.from)
+                                      src[static_cast<std::size_t>(k++)] = seg->data(m) + op.range.lo;
+                                    detail::reduce_many(mine + op.range.lo, src.data(), k,
+                                                        static_cast<int>(op.range.size() / elem), args.type, args.op);
+                                  }
+                                  seg->set();
+                                }
+                              }});
+    if (nodes) {
+      auto lane = std::make_shared<Plan>(detail::inter_node_plan(inner, args, layout, seg->data(me) + c->piece.lo,
+                                                                 static_cast<int>(c->piece.size() / elem)));
+      engine->phases.push_back({"inter_node", [seg, lane](const void*, void*) {
+                                  lane->execute();
+                                  seg->set();
+                                }});
+    }
+    engine->phases.push_back({"allgather", [seg, c, base, before, args](const void*, void* recv) {
+                                const int me = seg->rank();
+                                auto* out = static_cast<char*>(recv);
+                                const std::size_t stages = c->ag_copies.size();
+                                for (std::size_t a = 0; a < stages; ++a) {
+                                  const bool last = a + 1 == stages;
+                                  for (int m : c->ag_from[a])
+                                    seg->wait(m, *base + before + static_cast<std::uint32_t>(a));
+                                  if (last)
+                                    for (const auto& r : c->held_before_last)
+                                      args.memory().copy(out + r.lo, seg->data(me) + r.lo, r.size());
+                                  for (const auto& x : c->ag_copies[a])
+                                    args.memory().copy((last ? out : seg->data(me)) + x.range.lo,
+                                                       seg->data(x.from) + x.range.lo, x.range.size());
+                                  seg->set();
+                                }
+                                if (stages == 0)
+                                  for (const auto& r : c->held_before_last)
+                                    args.memory().copy(out + r.lo, seg->data(me) + r.lo, r.size());
+                              }});
+    return engine;
+  };
+  return detail::engine_plan(args, params, resolved, make);
+}
+
+}  // namespace mcb::allreduce
