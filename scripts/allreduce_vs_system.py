@@ -76,6 +76,8 @@ def main():
     print(f"# {first['mpi_library']} {first['mpi_version']}, {args.n} ranks, {first['nodes']} node(s), "
           f"{first['datatype']}, median us, minimum over {args.runs} run(s)")
     labels = [c for c in table.columns if c not in ("system", "system_persistent")]
+    print("# per algorithm three columns: its time, system / it, system_persistent / it; in order: " +
+          "; ".join(labels))
     print(f"{'size (B)':>10}{'system':>12}{'persistent':>12}" +
           "".join(f"{'time':>10}{'sys/ours':>10}{'pers/ours':>10}" for _ in labels))
     for size, row in table.iterrows():
