@@ -125,3 +125,36 @@ mcb_bad_input(allreduce_shm_interface 4 "--interface lazy: expected one of persi
 mcb_bad_input(allreduce_uneven 6 "--ranks-per-node 4 does not divide the 6 ranks" -- ${AR} --ranks-per-node 4)
 mcb_bad_input(allreduce_shm_inner 8 "--inner ringg: expected one of system, recursive_doubling, rabenseifner, ring"
               -- ${AR} --algorithm shm_recursive_exchange --ranks-per-node 4 --inner ringg)
+
+# mcb_reduce and mcb_bcast: the system's collective and the shared-memory
+# tree (persistent and blocking) for P in 1..13, on one node (in place) and
+# on virtual nodes of the smallest divisor K > 1 of P in cyclic order.
+set(RED $<TARGET_FILE:mcb_reduce>)
+set(BC $<TARGET_FILE:mcb_bcast>)
+foreach(p RANGE 1 13)
+  set(k ${p})
+  foreach(d 7 5 3 2)
+    math(EXPR rest "${p} % ${d}")
+    if(rest EQUAL 0 AND d LESS p)
+      set(k ${d})
+    endif()
+  endforeach()
+  foreach(tool reduce bcast)
+    if(tool STREQUAL "reduce")
+      set(bin ${RED})
+    else()
+      set(bin ${BC})
+    endif()
+    mcb_mpi_test(${tool}_p${p}_in_place ${p} --expect-ranks --expect-rows 15
+                 -- ${bin} -c -m 4,28,64,4000,400000 -i 3 -x 1 --interface persistent,blocking --in-place)
+    mcb_mpi_test(${tool}_p${p}_cyclic ${p} --expect-ranks --expect-rows 15 --expect-stdout "rank order: cyclic"
+                 -- ${bin} -c -m 4,28,64,4000,400000 -i 3 -x 1 --interface persistent,blocking --ranks-per-node ${k}
+                 --rank-order cyclic)
+  endforeach()
+endforeach()
+mcb_mpi_test(reduce_tree_factors_q8 8 --expect-ranks --expect-rows 12
+             -- ${RED} -c -m 28,4000,400000 -i 2 -x 1 --algorithm shm_tree "--factors=-8/-2,-4/-4,-2/-2,-2,-2" -T int)
+mcb_mpi_test(bcast_double_nodes 12 --expect-ranks --expect-rows 6 --expect-stdout "# type: double"
+             -- ${BC} -c -m 8,8000,800000 -i 2 -x 1 --ranks-per-node 4 -T double)
+mcb_bad_input(reduce_char 3 "--type char: mcb_reduce takes float, int, double" -- ${RED} -T char)
+mcb_bad_input(reduce_tree_positive 4 "the tree takes reduce factors only" -- ${RED} --algorithm shm_tree "--factors=-4,4")

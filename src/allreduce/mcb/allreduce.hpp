@@ -59,4 +59,23 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
 /// Every allreduce algorithm that mcb_allreduce offers.
 const std::vector<Algorithm>& algorithms();
 
+// Reduce (to rank 0) and bcast (from rank 0), the other halves of the tree,
+// for mcb_reduce and mcb_bcast. bcast is out of place: rank 0's send buffer
+// reaches every receive buffer (rank 0's too); in place, rank 0's receive
+// buffer is the source, as in MPI_Bcast.
+
+/// MPI_Reduce to rank 0. Phase: reduce.
+Plan system_reduce(const CollArgs& args);
+/// MPI_Bcast from rank 0 (after rank 0 copies send to receive). Phase: bcast.
+Plan system_bcast(const CollArgs& args);
+/// The shared-memory tree as reduce: phases copy_in, reduce, inter_node
+/// (several nodes: the leaders' MPI_Reduce), copy_out.
+Plan shm_tree_reduce(const CollArgs& args, const Layout& layout, const Params& params);
+/// The shared-memory tree as bcast: rank 0 copies in, the leaders
+/// MPI_Bcast across nodes, every rank copies out. Phases: copy_in,
+/// inter_node (several nodes), bcast.
+Plan shm_tree_bcast(const CollArgs& args, const Layout& layout, const Params& params);
+const std::vector<Algorithm>& reduce_algorithms();
+const std::vector<Algorithm>& bcast_algorithms();
+
 }  // namespace mcb::allreduce

@@ -40,6 +40,9 @@ struct CollectiveSpec {
   MPI_Op (*op)() = nullptr;
   /// The element types -T accepts, the default first.
   std::vector<std::string> types{"char", "int", "float", "double"};
+  /// Only rank 0's receive buffer is defined (reduce): validation compares
+  /// rank 0's alone.
+  bool root_result = false;
   /// What -m measures, for the header: "bytes per block", "bytes of the vector".
   std::string size_unit = "bytes per block";
 };

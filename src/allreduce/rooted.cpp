@@ -1,0 +1,79 @@
+// The system's MPI_Reduce and MPI_Bcast, and the registries of mcb_reduce
+// and mcb_bcast: the system's collective and the shared-memory tree.
+#include <cstring>
+
+#include "engine.hpp"
+#include "mcb/allreduce.hpp"
+#include "shm.hpp"
+
+namespace mcb::allreduce {
+
+Plan system_reduce(const CollArgs& args) {
+  // In place, only the root passes MPI_IN_PLACE; the others' data is in
+  // their receive buffers.
+  const void* send = args.sendbuf == MPI_IN_PLACE && args.rank() != 0 ? args.recvbuf : args.sendbuf;
+  Plan plan;
+  plan.add("reduce", [a = args, send] { MPI_Reduce(send, a.recvbuf, a.count, a.type, a.op, 0, a.comm); });
+  return plan;
+}
+
+Plan system_bcast(const CollArgs& args) {
+  const bool copy = args.rank() == 0 && args.sendbuf != MPI_IN_PLACE;
+  Plan plan;
+  plan.add("bcast", [a = args, copy] {
+    if (copy) a.memory().copy(a.recvbuf, a.sendbuf, a.block_bytes());
+    MPI_Bcast(a.recvbuf, a.count, a.type, 0, a.comm);
+  });
+  return plan;
+}
+
+namespace {
+
+std::string needs_uniform(const Layout& l) { return l.uniform() ? "" : "needs the same number of ranks on every node"; }
+
+}  // namespace
+
+const std::vector<Algorithm>& reduce_algorithms() {
+  static const std::vector<Algorithm> list = [] {
+    std::vector<Algorithm> v;
+    v.push_back(
+        {"system", "the system MPI's MPI_Reduce to rank 0", {}, [](const CollArgs& a, const Layout&, const Params&) {
+           return system_reduce(a);
+         }});
+    Algorithm tree{"shm_tree",
+                   "shared-memory tree: reduce stages into local rank 0, leaders' MPI_Reduce across nodes",
+                   {{"factors",
+                     "=-f1,-f2,...: reduce fan-ins (negative), multiplying to the ranks per node; alternatives "
+                     "separated by / (default: prime factors merged up to 8)",
+                     "",
+                     {},
+                     {},
+                     false},
+                    detail::interface_param()},
+                   shm_tree_reduce};
+    tree.unsupported = needs_uniform;
+    v.push_back(tree);
+    return v;
+  }();
+  return list;
+}
+
+const std::vector<Algorithm>& bcast_algorithms() {
+  static const std::vector<Algorithm> list = [] {
+    std::vector<Algorithm> v;
+    v.push_back(
+        {"system", "the system MPI's MPI_Bcast from rank 0", {}, [](const CollArgs& a, const Layout&, const Params&) {
+           return system_bcast(a);
+         }});
+    Algorithm tree{"shm_tree",
+                   "shared-memory bcast: rank 0 copies in, leaders' MPI_Bcast across nodes, every rank copies out",
+                   {detail::interface_param()},
+                   shm_tree_bcast};
+    tree.unsupported = needs_uniform;
+    v.push_back(tree);
+    return v;
+  }();
+  return list;
+}
+
+}  // namespace mcb::allreduce
