@@ -107,7 +107,7 @@ mcb_mpi_test(allreduce_shm_100_calls_prime 7 --expect-ranks --expect-rows 6 --ex
              --in-place)
 # The issue's acceptance run, as a user types it.
 mcb_mpi_test(allreduce_done_p8 8 --expect-ranks --expect-rows 152
-             -- ${AR} --algorithm all -c -f --ranks-per-node 4)
+             -- ${AR} --algorithm all -c -f --ranks-per-node 4 ${ACCEPT_ITERATIONS})
 
 mcb_bad_input(allreduce_shm_factors 8 "shm_recursive_exchange: --factors -3,-2,2,4: the reduce_scatter factors multiply to 6, not to the 8 ranks per node .use divisors of 8: 1, 2, 4, 8."
               -- ${AR} --algorithm shm_recursive_exchange "--factors=-3,-2,2,4")

@@ -73,27 +73,37 @@ int shm_ranks_per_node(const char* who, const CollArgs& args, const Layout& layo
   return layout.ranks_per_node();
 }
 
+namespace {
+
+// The allreduces usable across nodes, in --list order.
+const std::vector<std::string>& inner_names() {
+  static const std::vector<std::string> names{"system", "recursive_doubling", "rabenseifner", "ring"};
+  return names;
+}
+
+}  // namespace
+
 void check_inner(const std::string& inner) {
-  for (const char* known : {"system", "recursive_doubling", "rabenseifner", "ring"})
+  for (const auto& known : inner_names())
     if (inner == known) return;
-  throw Error("--inner " + inner + ": expected system, recursive_doubling, rabenseifner or ring");
+  std::string list;
+  for (const auto& known : inner_names()) list += (list.empty() ? "" : ", ") + known;
+  throw Error("--inner " + inner + ": expected one of " + list);
 }
 
 // The node-level piece allreduced across the nodes on my lane, in place.
 Plan inter_node_plan(const std::string& inner, const CollArgs& args, const Layout& layout, void* piece, int count) {
+  check_inner(inner);
   const CollArgs lane = args.on(layout.lane_comm(), MPI_IN_PLACE, piece, count);
-  if (inner == "system") return system(lane);
   if (inner == "recursive_doubling") return recursive_doubling(lane);
   if (inner == "rabenseifner") return rabenseifner(lane);
   if (inner == "ring") return ring(lane);
-  throw Error("--inner " + inner + ": expected system, recursive_doubling, rabenseifner or ring");
+  return system(lane);
 }
 
 ParamSpec inner_node_param() {
-  return {"inner",
-          "the allreduce across nodes on each lane: system, recursive_doubling, rabenseifner or ring",
-          "system",
-          {"system", "recursive_doubling", "rabenseifner", "ring"}};
+  return {"inner", "the allreduce across nodes on each lane: system, recursive_doubling, rabenseifner or ring",
+          "system", inner_names()};
 }
 
 }  // namespace mcb::allreduce::detail
