@@ -11,7 +11,7 @@ namespace mcb::allreduce::detail {
 namespace {
 
 template <class T>
-void sum_many(void* dst, const void* const* srcs, int k, int n) {
+void sum_many(void* dst, void* dst2, const void* const* srcs, int k, int n) {
   constexpr int kChunk = 1024;  // elements: 4-8 KiB, stays in L1
   T acc[kChunk];
   auto* out = static_cast<T*>(dst);
@@ -23,20 +23,23 @@ void sum_many(void* dst, const void* const* srcs, int k, int n) {
       for (int i = 0; i < len; ++i) acc[i] += in[i];
     }
     std::memcpy(out + base, acc, static_cast<std::size_t>(len) * sizeof(T));
+    if (dst2) std::memcpy(static_cast<T*>(dst2) + base, acc, static_cast<std::size_t>(len) * sizeof(T));
   }
 }
 
 }  // namespace
 
-void reduce_many(void* dst, const void* const* srcs, int k, int n, MPI_Datatype type, MPI_Op op) {
+void reduce_many(void* dst, const void* const* srcs, int k, int n, MPI_Datatype type, MPI_Op op, void* dst2) {
   if (n <= 0 || k <= 0) return;
-  if (op == MPI_SUM && type == MPI_FLOAT) return sum_many<float>(dst, srcs, k, n);
-  if (op == MPI_SUM && type == MPI_DOUBLE) return sum_many<double>(dst, srcs, k, n);
-  if (op == MPI_SUM && type == MPI_INT) return sum_many<int>(dst, srcs, k, n);
+  if (op == MPI_SUM && type == MPI_FLOAT) return sum_many<float>(dst, dst2, srcs, k, n);
+  if (op == MPI_SUM && type == MPI_DOUBLE) return sum_many<double>(dst, dst2, srcs, k, n);
+  if (op == MPI_SUM && type == MPI_INT) return sum_many<int>(dst, dst2, srcs, k, n);
   int size = 0;
   MPI_Type_size(type, &size);
-  if (dst != srcs[0]) std::memcpy(dst, srcs[0], static_cast<std::size_t>(n) * static_cast<std::size_t>(size));
+  const std::size_t bytes = static_cast<std::size_t>(n) * static_cast<std::size_t>(size);
+  if (dst != srcs[0]) std::memmove(dst, srcs[0], bytes);
   for (int j = 1; j < k; ++j) MPI_Reduce_local(srcs[j], dst, n, type, op);
+  if (dst2 && dst2 != dst) std::memmove(dst2, dst, bytes);
 }
 
 }  // namespace mcb::allreduce::detail

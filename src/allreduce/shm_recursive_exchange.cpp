@@ -61,8 +61,22 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
            args.memory().copy(mine + own.hi, in + own.hi, bytes - own.hi);
            seg->set();
          }});
+    // On one node my piece is final after the last reduce_scatter stage: that
+    // stage writes it to my receive buffer too, and the allgather copies
+    // only the rest of what I hold.
+    const bool dual = layout.num_nodes() == 1 && !s->rs_range.empty() && !s->ag_copies.empty();
+    auto rest = std::make_shared<std::vector<detail::Range>>();
+    for (const detail::Range& h : s->held_before_last) {
+      const detail::Range p = s->piece;
+      if (!dual || p.size() == 0 || p.hi <= h.lo || h.hi <= p.lo) {
+        rest->push_back(h);
+        continue;
+      }
+      if (h.lo < p.lo) rest->push_back({h.lo, p.lo});
+      if (p.hi < h.hi) rest->push_back({p.hi, h.hi});
+    }
     auto srcs = std::make_shared<std::vector<const void*>>(static_cast<std::size_t>(q));
-    engine->phases.push_back({"reduce_scatter", [seg, s, base, srcs, args, elem](const void* send, void* recv) {
+    engine->phases.push_back({"reduce_scatter", [seg, s, base, srcs, args, elem, dual](const void* send, void* recv) {
                                 char* mine = seg->data(seg->rank());
                                 const char* in = static_cast<const char*>(send == MPI_IN_PLACE ? recv : send);
                                 for (std::size_t j = 0; j < s->rs_range.size(); ++j) {
@@ -74,8 +88,10 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
                                     seg->wait(m, *base + 1 + static_cast<std::uint32_t>(j));
                                     src[static_cast<std::size_t>(k++)] = seg->data(m) + r.lo;
                                   }
+                                  const bool final = dual && j + 1 == s->rs_range.size();
                                   detail::reduce_many(mine + r.lo, src.data(), k, static_cast<int>(r.size() / elem),
-                                                      args.type, args.op);
+                                                      args.type, args.op,
+                                                      final ? static_cast<char*>(recv) + r.lo : nullptr);
                                   seg->set();
                                 }
                               }});
@@ -87,7 +103,7 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
                                   seg->set();  // my piece is final: the allgather may read it
                                 }});
     }
-    engine->phases.push_back({"allgather", [seg, s, base, before, args](const void*, void* recv) {
+    engine->phases.push_back({"allgather", [seg, s, base, before, args, rest](const void*, void* recv) {
                                 const int me = seg->rank();
                                 auto* out = static_cast<char*>(recv);
                                 const std::size_t stages = s->ag_copies.size();
@@ -96,7 +112,7 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
                                   for (int m : s->ag_members[a])
                                     seg->wait(m, *base + before + static_cast<std::uint32_t>(a));
                                   if (last)
-                                    for (const auto& r : s->held_before_last)
+                                    for (const auto& r : *rest)
                                       args.memory().copy(out + r.lo, seg->data(me) + r.lo, r.size());
                                   for (const auto& c : s->ag_copies[a])
                                     args.memory().copy((last ? out : seg->data(me)) + c.range.lo,

@@ -46,7 +46,8 @@ struct Vector {
 /// for MPI_SUM on int, float and double (cache-sized chunks, each source
 /// read once, dst written once; dst may be srcs[0]), through
 /// MPI_Reduce_local for anything else (then dst must not alias srcs[1..]).
-void reduce_many(void* dst, const void* const* srcs, int k, int n, MPI_Datatype type, MPI_Op op);
+/// `dst2`, if given, receives the result too (written from the same pass).
+void reduce_many(void* dst, const void* const* srcs, int k, int n, MPI_Datatype type, MPI_Op op, void* dst2 = nullptr);
 
 /// The recursive algorithms run on pof2 = the largest power of two <= P
 /// ranks. The first 2*rem ranks (rem = P - pof2) pair up: the even one sends
