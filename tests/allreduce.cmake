@@ -158,3 +158,19 @@ mcb_mpi_test(bcast_double_nodes 12 --expect-ranks --expect-rows 6 --expect-stdou
              -- ${BC} -c -m 8,8000,800000 -i 2 -x 1 --ranks-per-node 4 -T double)
 mcb_bad_input(reduce_char 3 "--type char: mcb_reduce takes float, int, double" -- ${RED} -T char)
 mcb_bad_input(reduce_tree_positive 4 "the tree takes reduce factors only" -- ${RED} --algorithm shm_tree "--factors=-4,4")
+
+# mcb_copy_bw (no MPI): the memcpy yardstick, and its bad input.
+add_test(NAME copy_bw COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/run_mpi.py --no-mpi
+         "--expect-stdout=^4096 +[0-9.]+ +[0-9.]+" -- $<TARGET_FILE:mcb_copy_bw> -m 1024:4096 -i 5)
+set_tests_properties(copy_bw PROPERTIES LABELS unit TIMEOUT 60)
+foreach(case "iterations_zero|--iterations 0: must be >= 1|-i 0" "size_garbage|--message-size 0:x|-m 0:x"
+             "unknown_option|--bogus|--bogus")
+  string(REPLACE "|" ";" c "${case}")
+  list(GET c 0 name)
+  list(GET c 1 regex)
+  list(GET c 2 args)
+  separate_arguments(args)
+  add_test(NAME bad_copy_bw_${name} COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/run_mpi.py --no-mpi
+           "--expect-error=${regex}" -- $<TARGET_FILE:mcb_copy_bw> ${args})
+  set_tests_properties(bad_copy_bw_${name} PROPERTIES LABELS bad_input TIMEOUT 60)
+endforeach()

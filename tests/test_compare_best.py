@@ -76,6 +76,11 @@ def main():
     out_list = run(script, path, "--candidates", "ring,sparbit", "--stat", "min")
     expect("         8   S 56", out_list)
 
+    # Without sparbit among the candidates there is nothing to compare: one line, non-zero exit.
+    bad = subprocess.run([sys.executable, script, path, "--candidates", "ring,bruck"], capture_output=True, text=True)
+    if bad.returncode == 0 or "no sparbit rows among the candidates" not in bad.stderr:
+        failures.append(f"--candidates ring,bruck: exit {bad.returncode}, stderr {bad.stderr!r}")
+
     for f in failures:
         print("FAIL:", f)
     print("compare_best:", "FAIL" if failures else "ok")

@@ -3,43 +3,38 @@
 
 namespace mcb::allgather {
 
-namespace {
-
-PlanFactory plain(Plan (*f)(const CollArgs&)) {
-  return [f](const CollArgs& a, const Layout&, const Params&) { return f(a); };
-}
-
-}  // namespace
-
 const std::vector<Algorithm>& algorithms() {
   static const std::vector<Algorithm> list = [] {
     std::vector<Algorithm> v;
-    v.push_back({"system", "the system MPI's MPI_Allgather", {}, plain(system)});
+    v.push_back({"system", "the system MPI's MPI_Allgather", {}, layout_free(system)});
     Algorithm persistent{"system_persistent",
                          "the system MPI's persistent allgather (MPI_Allgather_init)",
                          {},
-                         plain(system_persistent)};
+                         layout_free(system_persistent)};
     if (!have_system_persistent()) {
       persistent.available = false;
       persistent.unavailable_why = "this MPI has neither MPI_Allgather_init nor MPIX_Allgather_init";
     }
     v.push_back(persistent);
-    v.push_back({"ring", "ring, P-1 steps to the next rank", {}, plain(ring)});
-    Algorithm ne{
-        "neighbor_exchange", "neighbor exchange, P/2 steps of two blocks, even P only", {}, plain(neighbor_exchange)};
+    v.push_back({"ring", "ring, P-1 steps to the next rank", {}, layout_free(ring)});
+    Algorithm ne{"neighbor_exchange",
+                 "neighbor exchange, P/2 steps of two blocks, even P only",
+                 {},
+                 layout_free(neighbor_exchange)};
     ne.unsupported = [](const Layout& l) { return neighbor_exchange_unsupported(l.size()); };
     v.push_back(ne);
     Algorithm rd{"recursive_doubling",
                  "recursive doubling, log2 P pairwise steps, power-of-two P only",
                  {},
-                 plain(recursive_doubling)};
+                 layout_free(recursive_doubling)};
     rd.unsupported = [](const Layout& l) { return recursive_doubling_unsupported(l.size()); };
     v.push_back(rd);
-    v.push_back({"bruck", "Bruck, ceil(log2 P) steps of doubling distance, then a rotation, any P", {}, plain(bruck)});
+    v.push_back(
+        {"bruck", "Bruck, ceil(log2 P) steps of doubling distance, then a rotation, any P", {}, layout_free(bruck)});
     v.push_back({"sparbit",
                  "Sparbit, ceil(log2 P) steps of halving distance, one message per block, any P",
                  {},
-                 plain(sparbit)});
+                 layout_free(sparbit)});
     return v;
   }();
   return list;

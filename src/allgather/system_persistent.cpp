@@ -2,8 +2,6 @@
 // MPI_Allgather_init, or Open MPI 4.1's MPIX_Allgather_init from the
 // pcollreq extension), set up once and run with MPI_Start + MPI_Wait. Same
 // messages as the MPI's persistent schedule; the set-up leaves the timed loop.
-#include <memory>
-
 #include "mcb/allgather.hpp"
 #include "mcb/error.hpp"
 
@@ -29,21 +27,10 @@ bool have_system_persistent() {
 
 Plan system_persistent(const CollArgs& args) {
 #ifdef MCB_ALLGATHER_INIT
-  // The request is freed when the last copy of the plan goes away.
-  auto request = std::shared_ptr<MPI_Request>(new MPI_Request(MPI_REQUEST_NULL), [](MPI_Request* r) {
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (!finalized && *r != MPI_REQUEST_NULL) MPI_Request_free(r);
-    delete r;
+  return persistent_request_plan("allgather", [&args](MPI_Request* r) {
+    MCB_ALLGATHER_INIT(args.sendbuf, args.count, args.type, args.recvbuf, args.count, args.type, args.comm,
+                       MPI_INFO_NULL, r);
   });
-  MCB_ALLGATHER_INIT(args.sendbuf, args.count, args.type, args.recvbuf, args.count, args.type, args.comm, MPI_INFO_NULL,
-                     request.get());
-  Plan plan;
-  plan.add("allgather", [request] {
-    MPI_Start(request.get());
-    MPI_Wait(request.get(), MPI_STATUS_IGNORE);
-  });
-  return plan;
 #else
   (void)args;
   throw Error("system_persistent: this MPI has neither MPI_Allgather_init nor MPIX_Allgather_init");

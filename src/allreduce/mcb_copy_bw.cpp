@@ -19,9 +19,17 @@ int main(int argc, char** argv) {
   std::string sizes = "4194304";
   int iterations = 100;
   app.add_option("-m,--message-size", sizes, "bytes: MIN:MAX doubling, or a list a,b,c")->capture_default_str();
-  app.add_option("-i,--iterations", iterations, "copies per size")->capture_default_str()->check(CLI::PositiveNumber);
-  CLI11_PARSE(app, argc, argv);
+  app.add_option("-i,--iterations", iterations, "copies per size")->capture_default_str();
   try {
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+      std::fputs(app.help().c_str(), stdout);
+      return 0;
+    } catch (const CLI::ParseError& e) {
+      throw mcb::Error(std::string(e.what()) + " (see --help)");
+    }
+    if (iterations < 1) throw mcb::Error("--iterations " + std::to_string(iterations) + ": must be >= 1");
     const std::vector<std::size_t> list = mcb::bench::parse_sizes(sizes);
     const mcb::Memory& mem = mcb::host_memory();
     mcb::Buffer src(mem, list.back()), dst(mem, list.back());

@@ -5,22 +5,14 @@
 
 namespace mcb::allreduce {
 
-namespace {
-
-PlanFactory plain(Plan (*f)(const CollArgs&)) {
-  return [f](const CollArgs& a, const Layout&, const Params&) { return f(a); };
-}
-
-}  // namespace
-
 const std::vector<Algorithm>& algorithms() {
   static const std::vector<Algorithm> list = [] {
     std::vector<Algorithm> v;
-    v.push_back({"system", "the system MPI's MPI_Allreduce", {}, plain(system)});
+    v.push_back({"system", "the system MPI's MPI_Allreduce", {}, layout_free(system)});
     Algorithm persistent{"system_persistent",
                          "the system MPI's persistent allreduce (MPI_Allreduce_init)",
                          {},
-                         plain(system_persistent)};
+                         layout_free(system_persistent)};
     if (!have_system_persistent()) {
       persistent.available = false;
       persistent.unavailable_why = "this MPI has neither MPI_Allreduce_init nor MPIX_Allreduce_init";
@@ -29,53 +21,36 @@ const std::vector<Algorithm>& algorithms() {
     v.push_back({"recursive_doubling",
                  "recursive doubling, log2 P exchanges of the whole vector, any P",
                  {},
-                 plain(recursive_doubling)});
+                 layout_free(recursive_doubling)});
     v.push_back({"rabenseifner",
                  "reduce_scatter by recursive halving, allgather by recursive doubling, any P",
                  {},
-                 plain(rabenseifner)});
-    v.push_back({"ring", "ring reduce_scatter then ring allgather, 2(P-1) steps of n/P", {}, plain(ring)});
+                 layout_free(rabenseifner)});
+    v.push_back({"ring", "ring reduce_scatter then ring allgather, 2(P-1) steps of n/P", {}, layout_free(ring)});
     Algorithm rx{"shm_recursive_exchange",
                  "shared-memory recursive exchange: reduce_scatter and allgather stages of flexible factors",
-                 {{"factors",
-                   "=-f1,-f2,...,g1,g2,...: reduce_scatter (negative) and allgather (positive) factors, each "
-                   "multiplying to the ranks per node; alternatives separated by / (default: prime factors merged "
-                   "up to 8, mirrored)",
-                   "",
-                   {},
-                   {},
-                   false},
-                  detail::inner_node_param(),
-                  detail::interface_param()},
+                 {detail::factors_param(
+                      "=-f1,-f2,...,g1,g2,...: reduce_scatter (negative) and allgather (positive) factors, each "
+                      "multiplying to the ranks per node; alternatives separated by / (default: prime factors merged "
+                      "up to 8, mirrored)"),
+                  detail::inner_node_param(), detail::interface_param()},
                  shm_recursive_exchange};
-    rx.unsupported = [](const Layout& l) { return l.uniform() ? "" : "needs the same number of ranks on every node"; };
+    rx.unsupported = detail::shm_unsupported;
     v.push_back(rx);
     Algorithm tree{"shm_tree",
                    "shared-memory tree: reduce stages into local rank 0, one leader per node across nodes, copy out",
-                   {{"factors",
-                     "=-f1,-f2,...: reduce fan-ins (negative), multiplying to the ranks per node; alternatives "
-                     "separated by / (default: prime factors merged up to 8)",
-                     "",
-                     {},
-                     {},
-                     false},
-                    detail::inner_node_param(),
-                    detail::interface_param()},
+                   {detail::tree_factors_param(), detail::inner_node_param(), detail::interface_param()},
                    shm_tree};
     tree.unsupported = rx.unsupported;
-    Algorithm cyclic{"shm_cyclic_shift",
-                     "shared-memory cyclic shift: dissemination reduce_scatter, Bruck allgather, commutative ops",
-                     {{"factors",
-                       "=-f1,...,g1,...: reduce_scatter (negative) and allgather (positive) factors, each list "
-                       "multiplying to at least the ranks per node (-2,-2,-2,2,2,2 for 7); alternatives separated by / "
-                       "(default as shm_recursive_exchange)",
-                       "",
-                       {},
-                       {},
-                       false},
-                      detail::inner_node_param(),
-                      detail::interface_param()},
-                     shm_cyclic_shift};
+    Algorithm cyclic{
+        "shm_cyclic_shift",
+        "shared-memory cyclic shift: dissemination reduce_scatter, Bruck allgather, commutative ops",
+        {detail::factors_param(
+             "=-f1,...,g1,...: reduce_scatter (negative) and allgather (positive) factors, each list "
+             "multiplying to at least the ranks per node (-2,-2,-2,2,2,2 for 7); alternatives separated by / "
+             "(default as shm_recursive_exchange)"),
+         detail::inner_node_param(), detail::interface_param()},
+        shm_cyclic_shift};
     cyclic.unsupported = rx.unsupported;
     v.push_back(cyclic);
     v.push_back(tree);

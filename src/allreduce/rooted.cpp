@@ -27,31 +27,15 @@ Plan system_bcast(const CollArgs& args) {
   return plan;
 }
 
-namespace {
-
-std::string needs_uniform(const Layout& l) { return l.uniform() ? "" : "needs the same number of ranks on every node"; }
-
-}  // namespace
-
 const std::vector<Algorithm>& reduce_algorithms() {
   static const std::vector<Algorithm> list = [] {
     std::vector<Algorithm> v;
-    v.push_back(
-        {"system", "the system MPI's MPI_Reduce to rank 0", {}, [](const CollArgs& a, const Layout&, const Params&) {
-           return system_reduce(a);
-         }});
+    v.push_back({"system", "the system MPI's MPI_Reduce to rank 0", {}, layout_free(system_reduce)});
     Algorithm tree{"shm_tree",
                    "shared-memory tree: reduce stages into local rank 0, leaders' MPI_Reduce across nodes",
-                   {{"factors",
-                     "=-f1,-f2,...: reduce fan-ins (negative), multiplying to the ranks per node; alternatives "
-                     "separated by / (default: prime factors merged up to 8)",
-                     "",
-                     {},
-                     {},
-                     false},
-                    detail::interface_param()},
+                   {detail::tree_factors_param(), detail::interface_param()},
                    shm_tree_reduce};
-    tree.unsupported = needs_uniform;
+    tree.unsupported = detail::shm_unsupported;
     v.push_back(tree);
     return v;
   }();
@@ -61,15 +45,12 @@ const std::vector<Algorithm>& reduce_algorithms() {
 const std::vector<Algorithm>& bcast_algorithms() {
   static const std::vector<Algorithm> list = [] {
     std::vector<Algorithm> v;
-    v.push_back(
-        {"system", "the system MPI's MPI_Bcast from rank 0", {}, [](const CollArgs& a, const Layout&, const Params&) {
-           return system_bcast(a);
-         }});
+    v.push_back({"system", "the system MPI's MPI_Bcast from rank 0", {}, layout_free(system_bcast)});
     Algorithm tree{"shm_tree",
                    "shared-memory bcast: rank 0 copies in, leaders' MPI_Bcast across nodes, every rank copies out",
                    {detail::interface_param()},
                    shm_tree_bcast};
-    tree.unsupported = needs_uniform;
+    tree.unsupported = detail::shm_unsupported;
     v.push_back(tree);
     return v;
   }();

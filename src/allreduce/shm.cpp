@@ -57,6 +57,24 @@ void ShmSegment::wait(int q, std::uint32_t target) const {
   }
 }
 
+void run_allgather(ShmSegment& seg, const std::vector<std::vector<int>>& waits,
+                   const std::vector<std::vector<Copy>>& copies, const std::vector<Range>& own_last,
+                   std::uint32_t first, char* out, const Memory& mem) {
+  const int me = seg.rank();
+  auto copy_own = [&] {
+    for (const Range& r : own_last) mem.copy(out + r.lo, seg.data(me) + r.lo, r.size());
+  };
+  if (copies.empty()) copy_own();
+  for (std::size_t a = 0; a < copies.size(); ++a) {
+    const bool last = a + 1 == copies.size();
+    for (int m : waits[a]) seg.wait(m, first + static_cast<std::uint32_t>(a));
+    if (last) copy_own();
+    for (const Copy& c : copies[a])
+      mem.copy((last ? out : seg.data(me)) + c.range.lo, seg.data(c.from) + c.range.lo, c.range.size());
+    seg.set();
+  }
+}
+
 // The checks and settings every shared-memory algorithm shares: host
 // memory, the layout of args.comm, the same number of ranks on every node.
 // Returns the ranks per node.
@@ -99,6 +117,18 @@ Plan inter_node_plan(const std::string& inner, const CollArgs& args, const Layou
   if (inner == "rabenseifner") return rabenseifner(lane);
   if (inner == "ring") return ring(lane);
   return system(lane);
+}
+
+ParamSpec factors_param(const std::string& help) { return {"factors", help, "", {}, {}, false}; }
+
+ParamSpec tree_factors_param() {
+  return factors_param(
+      "=-f1,-f2,...: reduce fan-ins (negative), multiplying to the ranks per node; alternatives separated by / "
+      "(default: prime factors merged up to 8)");
+}
+
+std::string shm_unsupported(const Layout& layout) {
+  return layout.uniform() ? "" : "needs the same number of ranks on every node";
 }
 
 ParamSpec inner_node_param() {

@@ -20,6 +20,7 @@
 #include "mcb/collective.hpp"
 #include "mcb/layout.hpp"
 #include "mcb/plan.hpp"
+#include "shm_schedule.hpp"
 
 namespace mcb::allreduce::detail {
 
@@ -55,6 +56,14 @@ class ShmSegment {
   std::vector<std::atomic<std::uint32_t>*> flags_;
 };
 
+/// The allgather stages of a shared-memory allreduce: stage a waits until
+/// the ranks in waits[a] reach `first` + a, copies copies[a] from their
+/// regions into mine, or at the last stage into `out` together with my own
+/// ranges `own_last`, then sets my flag. With no stage, only `own_last`.
+void run_allgather(ShmSegment& seg, const std::vector<std::vector<int>>& waits,
+                   const std::vector<std::vector<Copy>>& copies, const std::vector<Range>& own_last,
+                   std::uint32_t first, char* out, const Memory& mem);
+
 /// The checks every shared-memory algorithm makes (host memory, the
 /// layout's communicator, the same number of ranks on every node, elements
 /// that tile a cache line); throws Error naming `who`. Returns ranks per node.
@@ -63,6 +72,13 @@ int shm_ranks_per_node(const char* who, const CollArgs& args, const Layout& layo
 /// --inner: the allreduce across nodes of the node-level result, on the lane
 /// communicator (system, recursive_doubling, rabenseifner or ring).
 ParamSpec inner_node_param();
+/// --factors, with `help` saying what the algorithm's lists mean; not a
+/// list parameter (the value holds commas), alternatives separated by '/'.
+ParamSpec factors_param(const std::string& help);
+/// --factors of the tree (allreduce and reduce): the reduce fan-ins.
+ParamSpec tree_factors_param();
+/// Why a shared-memory algorithm cannot run on a layout ("" when it can).
+std::string shm_unsupported(const Layout& layout);
 void check_inner(const std::string& inner);
 /// That allreduce, in place on `count` elements at `piece`.
 Plan inter_node_plan(const std::string& inner, const CollArgs& args, const Layout& layout, void* piece, int count);

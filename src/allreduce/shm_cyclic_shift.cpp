@@ -79,24 +79,8 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
                                 }});
     }
     engine->phases.push_back({"allgather", [seg, c, base, before, args](const void*, void* recv) {
-                                const int me = seg->rank();
-                                auto* out = static_cast<char*>(recv);
-                                const std::size_t stages = c->ag_copies.size();
-                                for (std::size_t a = 0; a < stages; ++a) {
-                                  const bool last = a + 1 == stages;
-                                  for (int m : c->ag_from[a])
-                                    seg->wait(m, *base + before + static_cast<std::uint32_t>(a));
-                                  if (last)
-                                    for (const auto& r : c->held_before_last)
-                                      args.memory().copy(out + r.lo, seg->data(me) + r.lo, r.size());
-                                  for (const auto& x : c->ag_copies[a])
-                                    args.memory().copy((last ? out : seg->data(me)) + x.range.lo,
-                                                       seg->data(x.from) + x.range.lo, x.range.size());
-                                  seg->set();
-                                }
-                                if (stages == 0)
-                                  for (const auto& r : c->held_before_last)
-                                    args.memory().copy(out + r.lo, seg->data(me) + r.lo, r.size());
+                                detail::run_allgather(*seg, c->ag_from, c->ag_copies, c->held_before_last,
+                                                      *base + before, static_cast<char*>(recv), args.memory());
                               }});
     return engine;
   };

@@ -104,25 +104,8 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
                                 }});
     }
     engine->phases.push_back({"allgather", [seg, s, base, before, args, rest](const void*, void* recv) {
-                                const int me = seg->rank();
-                                auto* out = static_cast<char*>(recv);
-                                const std::size_t stages = s->ag_copies.size();
-                                for (std::size_t a = 0; a < stages; ++a) {
-                                  const bool last = a + 1 == stages;
-                                  for (int m : s->ag_members[a])
-                                    seg->wait(m, *base + before + static_cast<std::uint32_t>(a));
-                                  if (last)
-                                    for (const auto& r : *rest)
-                                      args.memory().copy(out + r.lo, seg->data(me) + r.lo, r.size());
-                                  for (const auto& c : s->ag_copies[a])
-                                    args.memory().copy((last ? out : seg->data(me)) + c.range.lo,
-                                                       seg->data(c.from) + c.range.lo, c.range.size());
-                                  seg->set();
-                                }
-                                if (stages == 0) {  // one rank per node
-                                  for (const auto& r : s->held_before_last)
-                                    args.memory().copy(out + r.lo, seg->data(me) + r.lo, r.size());
-                                }
+                                detail::run_allgather(*seg, s->ag_members, s->ag_copies, *rest, *base + before,
+                                                      static_cast<char*>(recv), args.memory());
                               }});
     return engine;
   };

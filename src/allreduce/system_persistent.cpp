@@ -2,8 +2,6 @@
 // MPI_Allreduce_init, or Open MPI 4.1's MPIX_Allreduce_init from the
 // pcollreq extension), set up once and run with MPI_Start + MPI_Wait. Same
 // messages as the MPI's persistent schedule; the set-up leaves the timed loop.
-#include <memory>
-
 #include "mcb/allreduce.hpp"
 #include "mcb/error.hpp"
 
@@ -29,21 +27,9 @@ bool have_system_persistent() {
 
 Plan system_persistent(const CollArgs& args) {
 #ifdef MCB_ALLREDUCE_INIT
-  // The request is freed when the last copy of the plan goes away.
-  auto request = std::shared_ptr<MPI_Request>(new MPI_Request(MPI_REQUEST_NULL), [](MPI_Request* r) {
-    int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (!finalized && *r != MPI_REQUEST_NULL) MPI_Request_free(r);
-    delete r;
+  return persistent_request_plan("allreduce", [&args](MPI_Request* r) {
+    MCB_ALLREDUCE_INIT(args.sendbuf, args.recvbuf, args.count, args.type, args.op, args.comm, MPI_INFO_NULL, r);
   });
-  MCB_ALLREDUCE_INIT(args.sendbuf, args.recvbuf, args.count, args.type, args.op, args.comm, MPI_INFO_NULL,
-                     request.get());
-  Plan plan;
-  plan.add("allreduce", [request] {
-    MPI_Start(request.get());
-    MPI_Wait(request.get(), MPI_STATUS_IGNORE);
-  });
-  return plan;
 #else
   (void)args;
   throw Error("system_persistent: this MPI has neither MPI_Allreduce_init nor MPIX_Allreduce_init");

@@ -8,11 +8,6 @@ namespace mcb::alltoall {
 
 namespace {
 
-// Adapts a layout-free factory (the baselines) to the registry's signature.
-PlanFactory plain(Plan (*f)(const CollArgs&)) {
-  return [f](const CollArgs& a, const Layout&, const Params&) { return f(a); };
-}
-
 // The node-aware family needs the same number of ranks on every node.
 std::string needs_uniform(const Layout& layout) {
   return layout.uniform() ? "" : "needs the same number of ranks on every node";
@@ -32,17 +27,19 @@ Algorithm family(std::string name, std::string summary, std::vector<ParamSpec> e
 const std::vector<Algorithm>& algorithms() {
   static const std::vector<Algorithm> list = [] {
     std::vector<Algorithm> v;
-    v.push_back({"system", "the system MPI's MPI_Alltoall", {}, plain(system)});
-    Algorithm persistent{
-        "system_persistent", "the system MPI's persistent alltoall (MPI_Alltoall_init)", {}, plain(system_persistent)};
+    v.push_back({"system", "the system MPI's MPI_Alltoall", {}, layout_free(system)});
+    Algorithm persistent{"system_persistent",
+                         "the system MPI's persistent alltoall (MPI_Alltoall_init)",
+                         {},
+                         layout_free(system_persistent)};
     if (!have_system_persistent()) {
       persistent.available = false;
       persistent.unavailable_why = "this MPI has neither MPI_Alltoall_init nor MPIX_Alltoall_init";
     }
     v.push_back(persistent);
-    v.push_back({"pairwise", "pairwise exchange, P-1 MPI_Sendrecv steps (Algorithm 1)", {}, plain(pairwise)});
-    v.push_back({"nonblocking", "all Isend/Irecv then one Waitall (Algorithm 2)", {}, plain(nonblocking)});
-    v.push_back({"bruck", "Bruck, ceil(log2 P) rounds of about P/2 blocks, any P", {}, plain(bruck)});
+    v.push_back({"pairwise", "pairwise exchange, P-1 MPI_Sendrecv steps (Algorithm 1)", {}, layout_free(pairwise)});
+    v.push_back({"nonblocking", "all Isend/Irecv then one Waitall (Algorithm 2)", {}, layout_free(nonblocking)});
+    v.push_back({"bruck", "Bruck, ceil(log2 P) rounds of about P/2 blocks, any P", {}, layout_free(bruck)});
     v.push_back({"tra",
                  "tunable-radix alltoall: radix r from 2 (Bruck) to P (spread-out), any P",
                  {{"radix", "r in [2, P], a list of them (default ceil(sqrt(P)))", "", {}}},

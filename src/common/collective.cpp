@@ -1,6 +1,7 @@
 #include "mcb/collective.hpp"
 
 #include <cstdlib>
+#include <memory>
 
 #include "mcb/error.hpp"
 
@@ -41,6 +42,26 @@ long Params::get_int(const std::string& name, long fallback) const {
   long v = std::strtol(it->second.c_str(), &end, 10);
   if (end == it->second.c_str() || *end != '\0') throw Error("--" + name + " " + it->second + ": expected an integer");
   return v;
+}
+
+PlanFactory layout_free(Plan (*f)(const CollArgs&)) {
+  return [f](const CollArgs& a, const Layout&, const Params&) { return f(a); };
+}
+
+Plan persistent_request_plan(const std::string& phase, const std::function<void(MPI_Request*)>& init) {
+  auto request = std::shared_ptr<MPI_Request>(new MPI_Request(MPI_REQUEST_NULL), [](MPI_Request* r) {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (!finalized && *r != MPI_REQUEST_NULL) MPI_Request_free(r);
+    delete r;
+  });
+  init(request.get());
+  Plan plan;
+  plan.add(phase, [request] {
+    MPI_Start(request.get());
+    MPI_Wait(request.get(), MPI_STATUS_IGNORE);
+  });
+  return plan;
 }
 
 }  // namespace mcb

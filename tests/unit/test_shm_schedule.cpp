@@ -35,11 +35,18 @@ std::vector<std::vector<int>> factorizations(int q) {
 
 using Lines = std::vector<std::uint64_t>;
 
-void simulate(int q, const Factors& f, std::size_t bytes) {
-  const std::size_t lines = (bytes + kCacheLine - 1) / kCacheLine;
-  auto weight = [](int r) { return (static_cast<std::uint64_t>(r) + 1) * 0x9E3779B97F4A7C15ull; };
+// Each rank's lines start as a well-mixed weight; a correct schedule ends
+// with the sum of all of them (mod 2^64) on every line.
+std::uint64_t weight(int rank) { return (static_cast<std::uint64_t>(rank) + 1) * 0x9E3779B97F4A7C15ull; }
+std::uint64_t all_weights(int q) {
   std::uint64_t all = 0;
   for (int r = 0; r < q; ++r) all += weight(r);
+  return all;
+}
+
+void simulate(int q, const Factors& f, std::size_t bytes) {
+  const std::size_t lines = (bytes + kCacheLine - 1) / kCacheLine;
+  const std::uint64_t all = all_weights(q);
   std::vector<ShmSchedule> s;
   for (int r = 0; r < q; ++r) s.push_back(shm_schedule(q, r, f, bytes));
   auto line_range = [&](Range r) {
@@ -168,13 +175,9 @@ TEST(TreeSchedule, EveryFanInListSumsIntoRankZero) {
       for (std::size_t bytes : {4ul, 64ul, 64ul * 5 + 4, 64ul * 40}) {
         const Factors f{rs, {}};
         const std::size_t lines = (bytes + kCacheLine - 1) / kCacheLine;
-        auto weight = [](int r) { return (static_cast<std::uint64_t>(r) + 1) * 0x9E3779B97F4A7C15ull; };
-        std::uint64_t all = 0;
+        const std::uint64_t all = all_weights(q);
         std::vector<TreeSchedule> t;
-        for (int r = 0; r < q; ++r) {
-          all += weight(r);
-          t.push_back(tree_schedule(q, r, f, bytes));
-        }
+        for (int r = 0; r < q; ++r) t.push_back(tree_schedule(q, r, f, bytes));
         std::vector<Lines> region(static_cast<std::size_t>(q), Lines(lines));
         for (int r = 0; r < q; ++r) std::fill(region[r].begin(), region[r].end(), weight(r));
         const std::string where = "q=" + std::to_string(q) + " factors " + to_string(f);
@@ -215,13 +218,9 @@ namespace {
 // line equal to the sum of all weights.
 void simulate_cyclic(int q, const Factors& f, std::size_t bytes) {
   const std::size_t lines = (bytes + kCacheLine - 1) / kCacheLine;
-  auto weight = [](int r) { return (static_cast<std::uint64_t>(r) + 1) * 0x9E3779B97F4A7C15ull; };
-  std::uint64_t all = 0;
+  const std::uint64_t all = all_weights(q);
   std::vector<CyclicSchedule> c;
-  for (int r = 0; r < q; ++r) {
-    all += weight(r);
-    c.push_back(cyclic_schedule(q, r, f, bytes));
-  }
+  for (int r = 0; r < q; ++r) c.push_back(cyclic_schedule(q, r, f, bytes));
   auto lr = [](Range r) {
     return std::pair<std::size_t, std::size_t>{r.lo / kCacheLine, (r.hi + kCacheLine - 1) / kCacheLine};
   };

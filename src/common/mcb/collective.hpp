@@ -84,6 +84,15 @@ struct ParamSpec {
 
 using PlanFactory = std::function<Plan(const CollArgs&, const Layout&, const Params&)>;
 
+/// A registry factory from a factory that needs no layout and no parameters
+/// (the system's collectives and the classic algorithms).
+PlanFactory layout_free(Plan (*f)(const CollArgs&));
+
+/// A plan of one phase that starts and waits a persistent request, which
+/// `init` creates (MPI_Alltoall_init, ...) and the last copy of the plan
+/// frees (unless MPI is finalized by then).
+Plan persistent_request_plan(const std::string& phase, const std::function<void(MPI_Request*)>& init);
+
 struct Algorithm {
   std::string name;
   std::string summary;  // one line for --list
