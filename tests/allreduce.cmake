@@ -75,7 +75,7 @@ mcb_mpi_test(allreduce_cyclic_p7 7 --expect-ranks --expect-rows 12 --expect-stdo
 mcb_mpi_test(allreduce_cyclic_p13 13 --expect-ranks --expect-rows 6 --expect-stdout "factors=-2,-2,-2,-2,2,2,2,2"
              -- ${AR} -c -m 4,4000,400000 -i 5 -x 1 --algorithm shm_cyclic_shift --in-place
              "--factors=-2,-2,-2,-2,2,2,2,2/-4,-4,13")
-mcb_mpi_test(allreduce_cyclic_p12_cyclic_inner 12 --expect-ranks --expect-rows 16 --expect-stdout "rank order: cyclic"
+mcb_mpi_test(allreduce_cyclic_p12_cyclic_inner 12 --expect-ranks --expect-rows 20 --expect-stdout "rank order: cyclic"
              -- ${AR} -c -m 4,28,4000,400000 -i 2 -x 1 --algorithm shm_cyclic_shift --ranks-per-node 6
              --rank-order cyclic --inner all --factors=-2,-2,-2,2,4)
 # Every fan-in list of the tree at 4, 6 and 8 ranks per node.
@@ -89,13 +89,57 @@ foreach(q 4 6 8)
   mcb_mpi_test(allreduce_tree_factors_q${q} ${q} --expect-ranks --expect-rows ${rows}
                -- ${AR} -c -m 28,4000,400000 -i 2 -x 1 --algorithm shm_tree "--factors=${tree_${q}}")
 endforeach()
-mcb_mpi_test(allreduce_tree_p12_cyclic_inner 12 --expect-ranks --expect-rows 16 --expect-stdout "rank order: cyclic"
+mcb_mpi_test(allreduce_tree_p12_cyclic_inner 12 --expect-ranks --expect-rows 20 --expect-stdout "rank order: cyclic"
              -- ${AR} -c -m 8,56,8000,800000 -i 2 -x 1 --algorithm shm_tree --ranks-per-node 4
              --rank-order cyclic --inner all --factors=-2,-2 -T double)
 # Two nodes, cyclic order, every inner allreduce across the nodes.
-mcb_mpi_test(allreduce_shm_p12_cyclic_inner 12 --expect-ranks --expect-rows 16 --expect-stdout "rank order: cyclic"
+mcb_mpi_test(allreduce_shm_p12_cyclic_inner 12 --expect-ranks --expect-rows 20 --expect-stdout "rank order: cyclic"
              -- ${AR} -c -m 4,28,4000,400000 -i 2 -x 1 --algorithm shm_recursive_exchange --ranks-per-node 4
              --rank-order cyclic --inner all --factors=-2,-2,4 -T int)
+# The recursive exchange across nodes (--inner recursive_exchange): every
+# --node-factors list of 12 nodes (reduce_scatter products 1, 2, 3, 4, 6 and
+# 12, the rest a nested allreduce), the prime 13, and the default on
+# 2..13 nodes of 1, 2 and 3 ranks with each shared-memory algorithm.
+set(node_factors_12 "-12,12/-2,-6,6,2/-6,-2,2,6/-3,-2,-2,2,2,3/-2,-2,-3,3,2,2/-2,2/-3,3/-4,4/-6,6/-2,-3,3,2/none")
+string(REPLACE "/" ";" sets "${node_factors_12}")
+list(LENGTH sets n)
+math(EXPR rows "${n} * 5")
+mcb_mpi_test(allreduce_node_factors_p12 12 --expect-ranks --expect-rows ${rows}
+             --expect-stdout "inner=recursive_exchange.node-factors=-3,-2,-2,2,2,3."
+             -- ${AR} -c -m 4,28,64,4000,400000 -i 2 -x 1 --algorithm shm_recursive_exchange --ranks-per-node 1
+             --inner recursive_exchange "--node-factors=${node_factors_12}")
+mcb_mpi_test(allreduce_node_factors_p13 13 --expect-ranks --expect-rows 10 --expect-stdout "node-factors=-13,13;"
+             -- ${AR} -c -m 4,28,64,4000,400000 -i 2 -x 1 --algorithm shm_tree --ranks-per-node 1 --in-place
+             --inner recursive_exchange "--node-factors=-13,13/none")
+foreach(case "4;2" "6;3" "7;1" "10;2" "11;1" "12;3" "13;1")
+  list(GET case 0 p)
+  list(GET case 1 k)
+  mcb_mpi_test(allreduce_inner_exchange_p${p}_k${k} ${p} --expect-ranks --expect-rows 12
+               --expect-stdout "inner=recursive_exchange.node-factors="
+               -- ${AR} -c -m 4,64,4000,400000 -i 2 -x 1 --algorithm shm_recursive_exchange,shm_cyclic_shift,shm_tree
+               --ranks-per-node ${k} --inner recursive_exchange --rank-order cyclic)
+endforeach()
+# One leader (tree) or lane (recursive exchange, cyclic shift) per region:
+# regions of a fixed size on one node and on two cyclic nodes, with every
+# inner allreduce; sockets of an hwloc synthetic topology (2 packages of 4
+# cores); uneven regions are skipped under all and refused by name.
+mcb_mpi_test(allreduce_regions_p8 8 --expect-ranks --expect-rows 15 --expect-stdout "region: size:4"
+             -- ${AR} -c -m 4,28,64,4000,400000 -i 2 -x 1 --algorithm shm_recursive_exchange,shm_cyclic_shift,shm_tree
+             --region size:4)
+mcb_mpi_test(allreduce_regions_p12_nodes 12 --expect-ranks --expect-rows 60 --expect-stdout "rank order: cyclic"
+             -- ${AR} -c -m 4,28,4000,400000 -i 2 -x 1 --algorithm shm_recursive_exchange,shm_cyclic_shift,shm_tree
+             --ranks-per-node 6 --region size:3 --rank-order cyclic --inner all --in-place)
+mcb_mpi_test(allreduce_regions_package 8 --expect-ranks --expect-rows 9 --expect-stdout "region: package"
+             --expect-stdout "factors=-4;" --env "HWLOC_SYNTHETIC=pack:2 core:4 pu:1"
+             -- ${AR} -c -m 4,4000,400000 -i 2 -x 1 --algorithm shm_recursive_exchange,shm_cyclic_shift,shm_tree
+             --region package)
+mcb_mpi_test(allreduce_regions_uneven 8 --expect-rows 25
+             --expect-stdout "# skipping shm_tree, not applicable: needs the same number of ranks in every region"
+             -- ${AR} -c -m 64 -i 2 -x 1 --algorithm all --region size:3)
+foreach(tool reduce bcast)
+  mcb_mpi_test(${tool}_regions_p12 12 --expect-ranks --expect-rows 6 --expect-stdout "region: size:2"
+               -- $<TARGET_FILE:mcb_${tool}> -c -m 4,4000,400000 -i 2 -x 1 --ranks-per-node 4 --region size:2)
+endforeach()
 # 100 back-to-back calls of one persistent plan (and of the cached blocking
 # one), then validation: the counters must not drift.
 mcb_mpi_test(allreduce_shm_100_calls 8 --expect-ranks --expect-rows 12
@@ -123,6 +167,15 @@ mcb_bad_input(allreduce_cyclic_small 7 "shm_cyclic_shift: --factors -2,-2,2,2: t
 mcb_bad_input(allreduce_shm_interface 4 "--interface lazy: expected one of persistent, blocking"
               -- ${AR} --algorithm shm_recursive_exchange --interface lazy)
 mcb_bad_input(allreduce_uneven 6 "--ranks-per-node 4 does not divide the 6 ranks" -- ${AR} --ranks-per-node 4)
+mcb_bad_input(allreduce_node_factors_divisor 8 "shm_tree: --node-factors -3,3: the reduce_scatter factors multiply to 3, not a divisor of the 4 nodes"
+              -- ${AR} --algorithm shm_tree --ranks-per-node 2 --inner recursive_exchange "--node-factors=-3,3")
+mcb_bad_input(allreduce_node_factors_mirror 8 "the allgather factors must mirror the reduce_scatter factors"
+              -- ${AR} --algorithm shm_recursive_exchange --ranks-per-node 2 --inner recursive_exchange
+              "--node-factors=-4,2,2")
+mcb_bad_input(allreduce_node_factors_regions 8 "not a divisor of the 2 regions"
+              -- ${AR} --algorithm shm_cyclic_shift --region size:4 --inner recursive_exchange "--node-factors=-4,4")
+mcb_bad_input(allreduce_regions_named 8 "shm_recursive_exchange needs the same number of ranks in every region"
+              -- ${AR} --algorithm shm_recursive_exchange --region size:3)
 mcb_bad_input(allreduce_shm_inner 8 "--inner ringg: expected one of system, recursive_doubling, rabenseifner, ring"
               -- ${AR} --algorithm shm_recursive_exchange --ranks-per-node 4 --inner ringg)
 

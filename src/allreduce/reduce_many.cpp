@@ -3,6 +3,7 @@
 // MPI_Reduce_local, each of which reads and writes the destination again.
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "vector.hpp"
 
@@ -34,12 +35,15 @@ void reduce_many(void* dst, const void* const* srcs, int k, int n, MPI_Datatype 
   if (op == MPI_SUM && type == MPI_FLOAT) return sum_many<float>(dst, dst2, srcs, k, n);
   if (op == MPI_SUM && type == MPI_DOUBLE) return sum_many<double>(dst, dst2, srcs, k, n);
   if (op == MPI_SUM && type == MPI_INT) return sum_many<int>(dst, dst2, srcs, k, n);
+  // Any other operation: through MPI_Reduce_local into a scratch vector, so
+  // that dst may alias any source here too.
   int size = 0;
   MPI_Type_size(type, &size);
   const std::size_t bytes = static_cast<std::size_t>(n) * static_cast<std::size_t>(size);
-  if (dst != srcs[0]) std::memmove(dst, srcs[0], bytes);
-  for (int j = 1; j < k; ++j) MPI_Reduce_local(srcs[j], dst, n, type, op);
-  if (dst2 && dst2 != dst) std::memmove(dst2, dst, bytes);
+  std::vector<char> acc(static_cast<const char*>(srcs[0]), static_cast<const char*>(srcs[0]) + bytes);
+  for (int j = 1; j < k; ++j) MPI_Reduce_local(srcs[j], acc.data(), n, type, op);
+  std::memcpy(dst, acc.data(), bytes);
+  if (dst2) std::memcpy(dst2, acc.data(), bytes);
 }
 
 }  // namespace mcb::allreduce::detail

@@ -33,14 +33,16 @@ const std::vector<Algorithm>& algorithms() {
                       "=-f1,-f2,...,g1,g2,...: reduce_scatter (negative) and allgather (positive) factors, each "
                       "multiplying to the ranks per node; alternatives separated by / (default: prime factors merged "
                       "up to 8, mirrored)"),
-                  detail::inner_node_param(), detail::interface_param()},
+                  detail::inner_node_param(), detail::node_factors_param(), detail::interface_param()},
                  shm_recursive_exchange};
     rx.unsupported = detail::shm_unsupported;
     v.push_back(rx);
-    Algorithm tree{"shm_tree",
-                   "shared-memory tree: reduce stages into local rank 0, one leader per node across nodes, copy out",
-                   {detail::tree_factors_param(), detail::inner_node_param(), detail::interface_param()},
-                   shm_tree};
+    Algorithm tree{
+        "shm_tree",
+        "shared-memory tree: reduce stages into local rank 0, one leader per node (or region) across nodes, copy out",
+        {detail::tree_factors_param(), detail::inner_node_param(), detail::node_factors_param(),
+         detail::interface_param()},
+        shm_tree};
     tree.unsupported = rx.unsupported;
     Algorithm cyclic{
         "shm_cyclic_shift",
@@ -49,7 +51,7 @@ const std::vector<Algorithm>& algorithms() {
              "=-f1,...,g1,...: reduce_scatter (negative) and allgather (positive) factors, each list "
              "multiplying to at least the ranks per node (-2,-2,-2,2,2,2 for 7); alternatives separated by / "
              "(default as shm_recursive_exchange)"),
-         detail::inner_node_param(), detail::interface_param()},
+         detail::inner_node_param(), detail::node_factors_param(), detail::interface_param()},
         shm_cyclic_shift};
     cyclic.unsupported = rx.unsupported;
     v.push_back(cyclic);

@@ -3,6 +3,7 @@
 
 #include <sched.h>
 
+#include <algorithm>
 #include <new>
 
 #include "mcb/allreduce.hpp"
@@ -75,65 +76,120 @@ void run_allgather(ShmSegment& seg, const std::vector<std::vector<int>>& waits,
   }
 }
 
-// The checks and settings every shared-memory algorithm shares: host
-// memory, the layout of args.comm, the same number of ranks on every node.
-// Returns the ranks per node.
-int shm_ranks_per_node(const char* who, const CollArgs& args, const Layout& layout) {
+namespace {
+
+// Ranks per region if every region of a node has as many, else 0.
+int uniform_region_size(const Layout& layout) {
+  const auto& regions = layout.local_regions();
+  std::vector<int> sizes(static_cast<std::size_t>(layout.num_regions()), 0);
+  for (int r : regions) ++sizes[static_cast<std::size_t>(r)];
+  for (int n : sizes)
+    if (n != sizes.front()) return 0;
+  return sizes.front();
+}
+
+bool by_region(const Layout& layout) { return layout.options().region.kind != RegionSpec::Kind::none; }
+
+}  // namespace
+
+std::string shm_unsupported(const Layout& layout) {
+  if (!layout.uniform()) return "needs the same number of ranks on every node";
+  if (by_region(layout) && uniform_region_size(layout) == 0) return "needs the same number of ranks in every region";
+  return "";
+}
+
+Domain shm_domain(const char* who, const CollArgs& args, const Layout& layout) {
   require_host(args, who);
   int congruent = MPI_UNEQUAL;
   MPI_Comm_compare(args.comm, layout.comm(), &congruent);
   if (congruent != MPI_IDENT && congruent != MPI_CONGRUENT)
     throw Error(std::string(who) + ": needs the layout's communicator");
-  if (!layout.uniform()) throw Error(std::string(who) + ": needs the same number of ranks on every node");
+  if (const std::string why = shm_unsupported(layout); !why.empty()) throw Error(std::string(who) + ": " + why);
   if (kCacheLine % args.type_bytes() != 0)
     throw Error(std::string(who) + ": elements of " + std::to_string(args.type_bytes()) +
                 " bytes do not tile a cache line");
-  return layout.ranks_per_node();
+  Domain d;
+  if (!by_region(layout)) {
+    d = {layout.node_comm(),  layout.lane_comm(), layout.ranks_per_node(),
+         layout.local_rank(), layout.num_nodes(), "node"};
+  } else {
+    d.comm = layout.region_comm();
+    d.size = uniform_region_size(layout);
+    MPI_Comm_rank(d.comm, &d.rank);
+    d.count = layout.size() / d.size;
+    d.lane = layout.derived("allreduce.region_lane", d.rank, layout.rank());
+    d.name = "region";
+  }
+  return d;
 }
 
 namespace {
 
-// The allreduces usable across nodes, in --list order.
+// The allreduces usable across domains, in --list order.
 const std::vector<std::string>& inner_names() {
-  static const std::vector<std::string> names{"system", "recursive_doubling", "rabenseifner", "ring"};
+  static const std::vector<std::string> names{"system", "recursive_doubling", "rabenseifner", "ring",
+                                              "recursive_exchange"};
   return names;
 }
 
 }  // namespace
 
-void check_inner(const std::string& inner) {
-  for (const auto& known : inner_names())
-    if (inner == known) return;
-  std::string list;
-  for (const auto& known : inner_names()) list += (list.empty() ? "" : ", ") + known;
-  throw Error("--inner " + inner + ": expected one of " + list);
+Inner parse_inner(const char* who, const Params& params, const Domain& domain) {
+  Inner inner;
+  inner.name = params.get("inner", "system");
+  if (std::find(inner_names().begin(), inner_names().end(), inner.name) == inner_names().end()) {
+    std::string list;
+    for (const auto& known : inner_names()) list += (list.empty() ? "" : ", ") + known;
+    throw Error(std::string(who) + ": --inner " + inner.name + ": expected one of " + list);
+  }
+  if (inner.name == "recursive_exchange")
+    inner.factors = params.has("node-factors")
+                        ? parse_exchange_factors(who, params.get("node-factors"), domain.count, domain.name + "s")
+                        : default_factors(domain.count);
+  return inner;
 }
 
-// The node-level piece allreduced across the nodes on my lane, in place.
-Plan inter_node_plan(const std::string& inner, const CollArgs& args, const Layout& layout, void* piece, int count) {
-  check_inner(inner);
-  const CollArgs lane = args.on(layout.lane_comm(), MPI_IN_PLACE, piece, count);
-  if (inner == "recursive_doubling") return recursive_doubling(lane);
-  if (inner == "rabenseifner") return rabenseifner(lane);
-  if (inner == "ring") return ring(lane);
-  return system(lane);
+void add_inner(std::vector<std::pair<std::string, std::string>>& resolved, const Inner& inner, int domains) {
+  if (domains <= 1) return;
+  resolved.emplace_back("inner", inner.name);
+  if (inner.name == "recursive_exchange") resolved.emplace_back("node-factors", to_string(inner.factors));
+}
+
+// The domain-level piece allreduced across the domains on my lane, in place.
+Plan inter_node_plan(const Inner& inner, const CollArgs& args, MPI_Comm lane_comm, void* piece, int count) {
+  const CollArgs lane = args.on(lane_comm, MPI_IN_PLACE, piece, count);
+  if (inner.name == "recursive_doubling") return allreduce::recursive_doubling(lane);
+  if (inner.name == "rabenseifner") return allreduce::rabenseifner(lane);
+  if (inner.name == "ring") return allreduce::ring(lane);
+  if (inner.name == "recursive_exchange") return recursive_exchange(lane, inner.factors);
+  return allreduce::system(lane);
 }
 
 ParamSpec factors_param(const std::string& help) { return {"factors", help, "", {}, {}, false}; }
 
 ParamSpec tree_factors_param() {
   return factors_param(
-      "=-f1,-f2,...: reduce fan-ins (negative), multiplying to the ranks per node; alternatives separated by / "
-      "(default: prime factors merged up to 8)");
-}
-
-std::string shm_unsupported(const Layout& layout) {
-  return layout.uniform() ? "" : "needs the same number of ranks on every node";
+      "=-f1,-f2,...: reduce fan-ins (negative), multiplying to the ranks per node (or region); alternatives "
+      "separated by / (default: prime factors merged up to 8)");
 }
 
 ParamSpec inner_node_param() {
-  return {"inner", "the allreduce across nodes on each lane: system, recursive_doubling, rabenseifner or ring",
+  return {"inner",
+          "the allreduce across nodes (or regions) on each lane: system, recursive_doubling, rabenseifner, ring or "
+          "recursive_exchange",
           "system", inner_names()};
+}
+
+ParamSpec node_factors_param() {
+  return {"node-factors",
+          "=-f1,-f2,...,f2,f1: factors of --inner recursive_exchange across nodes (or regions): reduce_scatter "
+          "(negative) and the mirrored allgather, the reduce_scatter product a divisor of the node count, the rest "
+          "done by a nested allreduce (none: that alone); alternatives separated by / (default: prime factors "
+          "merged up to 8)",
+          "",
+          {},
+          [](const Params& p) { return p.get("inner", "system") == "recursive_exchange"; },
+          false};
 }
 
 }  // namespace mcb::allreduce::detail

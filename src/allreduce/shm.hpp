@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mcb/collective.hpp"
@@ -64,14 +65,45 @@ void run_allgather(ShmSegment& seg, const std::vector<std::vector<int>>& waits,
                    const std::vector<std::vector<Copy>>& copies, const std::vector<Range>& own_last,
                    std::uint32_t first, char* out, const Memory& mem);
 
-/// The checks every shared-memory algorithm makes (host memory, the
-/// layout's communicator, the same number of ranks on every node, elements
-/// that tile a cache line); throws Error naming `who`. Returns ranks per node.
-int shm_ranks_per_node(const char* who, const CollArgs& args, const Layout& layout);
+/// Where a shared-memory algorithm runs: a node, or with --region
+/// (numa, package, l3, size:K) each region of a node, one segment and one
+/// leader (tree) or lane of pieces (recursive exchange, cyclic shift) per
+/// region: "inter-node communication is done in parallel between sockets
+/// of the node, and shared memory portions of the algorithm allocate one
+/// shared memory segment per socket" (Section 2.1.2).
+struct Domain {
+  MPI_Comm comm = MPI_COMM_NULL;  // my domain's ranks, in comm() order
+  MPI_Comm lane = MPI_COMM_NULL;  // the ranks with my domain rank, one per domain, in comm() order
+  int size = 0;                   // ranks per domain
+  int rank = 0;                   // mine in it
+  int count = 0;                  // domains
+  std::string name;               // "node" or "region"
+};
 
-/// --inner: the allreduce across nodes of the node-level result, on the lane
-/// communicator (system, recursive_doubling, rabenseifner or ring).
+/// The checks every shared-memory algorithm makes (host memory, the
+/// layout's communicator, the same number of ranks on every node and in
+/// every region, elements that tile a cache line); throws Error naming
+/// `who`. Collective over the layout's communicator (the lane across
+/// regions is created on first use).
+Domain shm_domain(const char* who, const CollArgs& args, const Layout& layout);
+
+/// The allreduce across domains of the domain-level result, on the lane
+/// communicator (--inner), with its --node-factors for recursive_exchange.
+struct Inner {
+  std::string name = "system";
+  Factors factors;
+};
 ParamSpec inner_node_param();
+ParamSpec node_factors_param();
+/// --inner and --node-factors from params, checked for the domains.
+Inner parse_inner(const char* who, const Params& params, const Domain& domain);
+/// Adds inner (and node-factors) to `resolved` when there are several domains.
+void add_inner(std::vector<std::pair<std::string, std::string>>& resolved, const Inner& inner, int domains);
+/// That allreduce, in place on `count` elements at `piece`, on `lane`.
+Plan inter_node_plan(const Inner& inner, const CollArgs& args, MPI_Comm lane, void* piece, int count);
+/// The message-passing recursive exchange (recursive_exchange.cpp) on args.comm.
+Plan recursive_exchange(const CollArgs& args, const Factors& factors);
+
 /// --factors, with `help` saying what the algorithm's lists mean; not a
 /// list parameter (the value holds commas), alternatives separated by '/'.
 ParamSpec factors_param(const std::string& help);
@@ -79,8 +111,5 @@ ParamSpec factors_param(const std::string& help);
 ParamSpec tree_factors_param();
 /// Why a shared-memory algorithm cannot run on a layout ("" when it can).
 std::string shm_unsupported(const Layout& layout);
-void check_inner(const std::string& inner);
-/// That allreduce, in place on `count` elements at `piece`.
-Plan inter_node_plan(const std::string& inner, const CollArgs& args, const Layout& layout, void* piece, int count);
 
 }  // namespace mcb::allreduce::detail

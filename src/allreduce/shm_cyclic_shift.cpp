@@ -29,20 +29,19 @@ namespace mcb::allreduce {
 
 Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& params) {
   const char* who = "shm_cyclic_shift";
-  const int q = detail::shm_ranks_per_node(who, args, layout);
+  const detail::Domain dom = detail::shm_domain(who, args, layout);
+  const int q = dom.size, me = dom.rank;
+  const bool nodes = dom.count > 1;
   const detail::Factors factors = params.has("factors")
                                       ? detail::parse_factors(who, params.get("factors"), q, false, true)
                                       : detail::default_factors(q);
-  const std::string inner = params.get("inner", "system");
-  detail::check_inner(inner);
+  const detail::Inner inner = detail::parse_inner(who, params, dom);
   detail::Resolved resolved{{"factors", detail::to_string(factors)}};
-  const bool nodes = layout.num_nodes() > 1;
-  if (nodes) resolved.emplace_back("inner", inner);
-  const int me = layout.local_rank();
+  detail::add_inner(resolved, inner, dom.count);
   const std::size_t bytes = args.block_bytes(), elem = args.type_bytes();
 
-  auto make = [args, &layout, factors, inner, q, me, bytes, elem, nodes] {
-    auto seg = std::make_shared<detail::ShmSegment>(layout.node_comm(), bytes);
+  auto make = [args, dom, factors, inner, q, me, bytes, elem, nodes] {
+    auto seg = std::make_shared<detail::ShmSegment>(dom.comm, bytes);
     auto c = std::make_shared<const detail::CyclicSchedule>(detail::cyclic_schedule(q, me, factors, bytes));
     auto base = std::make_shared<std::uint32_t>(0);  // my counter when the call began
     auto srcs = std::make_shared<std::vector<const void*>>(static_cast<std::size_t>(q) + 1);
@@ -71,7 +70,7 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
                                 }
                               }});
     if (nodes) {
-      auto lane = std::make_shared<Plan>(detail::inter_node_plan(inner, args, layout, seg->data(me) + c->piece.lo,
+      auto lane = std::make_shared<Plan>(detail::inter_node_plan(inner, args, dom.lane, seg->data(me) + c->piece.lo,
                                                                  static_cast<int>(c->piece.size() / elem)));
       engine->phases.push_back({"inter_node", [seg, lane](const void*, void*) {
                                   lane->execute();

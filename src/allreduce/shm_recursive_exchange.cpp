@@ -7,7 +7,8 @@
 //   inter_node:     (several nodes) my piece, now summed over the node,
 //                   allreduced in place with the same piece of the other
 //                   nodes on my lane (--inner: system, recursive_doubling,
-//                   rabenseifner or ring)
+//                   rabenseifner, ring or recursive_exchange); with
+//                   --region, per region (shm.hpp's Domain)
 //   allgather:      stage a (factor g_a): copy from my group's regions the
 //                   pieces they hold; the last stage writes into my receive
 //                   buffer, with my own pieces
@@ -30,23 +31,23 @@ namespace mcb::allreduce {
 
 Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Params& params) {
   const char* who = "shm_recursive_exchange";
-  const int q = detail::shm_ranks_per_node(who, args, layout);
+  const detail::Domain dom = detail::shm_domain(who, args, layout);
+  const int q = dom.size, me = dom.rank;
+  const bool nodes = dom.count > 1;
   const detail::Factors factors =
       params.has("factors") ? detail::parse_factors(who, params.get("factors"), q) : detail::default_factors(q);
-  const std::string inner = params.get("inner", "system");
+  const detail::Inner inner = detail::parse_inner(who, params, dom);  // now: building the engine cannot fail
   detail::Resolved resolved{{"factors", detail::to_string(factors)}};
-  if (layout.num_nodes() > 1) resolved.emplace_back("inner", inner);
-  const int me = layout.local_rank();
+  detail::add_inner(resolved, inner, dom.count);
   const std::size_t bytes = args.block_bytes(), elem = args.type_bytes();
-  detail::check_inner(inner);  // now, so that building the engine cannot fail on bad input
 
-  auto make = [args, &layout, factors, inner, q, me, bytes, elem] {
-    auto seg = std::make_shared<detail::ShmSegment>(layout.node_comm(), bytes);
+  auto make = [args, dom, factors, inner, q, me, bytes, elem, nodes] {
+    auto seg = std::make_shared<detail::ShmSegment>(dom.comm, bytes);
     auto s = std::make_shared<const detail::ShmSchedule>(detail::shm_schedule(q, me, factors, bytes));
     auto base = std::make_shared<std::uint32_t>(0);  // my counter when the call began
     // Steps before the allgather: copy-in, the reduce_scatter stages and, on
     // several nodes, the inter-node allreduce of my piece.
-    const std::uint32_t before = 1 + static_cast<std::uint32_t>(s->rs_range.size()) + (layout.num_nodes() > 1 ? 1 : 0);
+    const std::uint32_t before = 1 + static_cast<std::uint32_t>(s->rs_range.size()) + (nodes ? 1 : 0);
     auto engine = std::make_shared<detail::Engine>();
     // Only what the others read in the first reduce_scatter stage is copied
     // in; my own range of it is summed straight from my send buffer.
@@ -64,7 +65,7 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
     // On one node my piece is final after the last reduce_scatter stage: that
     // stage writes it to my receive buffer too, and the allgather copies
     // only the rest of what I hold.
-    const bool dual = layout.num_nodes() == 1 && !s->rs_range.empty() && !s->ag_copies.empty();
+    const bool dual = !nodes && !s->rs_range.empty() && !s->ag_copies.empty();
     auto rest = std::make_shared<std::vector<detail::Range>>();
     for (const detail::Range& h : s->held_before_last) {
       const detail::Range p = s->piece;
@@ -95,8 +96,8 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
                                   seg->set();
                                 }
                               }});
-    if (layout.num_nodes() > 1) {
-      auto lane = std::make_shared<Plan>(detail::inter_node_plan(inner, args, layout, seg->data(me) + s->piece.lo,
+    if (nodes) {
+      auto lane = std::make_shared<Plan>(detail::inter_node_plan(inner, args, dom.lane, seg->data(me) + s->piece.lo,
                                                                  static_cast<int>(s->piece.size() / elem)));
       engine->phases.push_back({"inter_node", [seg, lane](const void*, void*) {
                                   lane->execute();

@@ -69,12 +69,13 @@ std::vector<Copy> coalesce(std::vector<Copy> copies) {
   return out;
 }
 
-}  // namespace
-
-Factors parse_factors(const std::string& who, const std::string& text, int q, bool reduce_only, bool at_least) {
+// The lists of "-4,-2,2,4" (`option` names the option in errors); `ordered`:
+// whether every negative factor comes before every positive one.
+Factors split_factors(const std::string& who, const std::string& option, const std::string& text, bool* ordered) {
   Factors f;
   std::stringstream ss(text);
   std::string item;
+  *ordered = true;
   while (std::getline(ss, item, ',')) {
     int v = 0;
     std::size_t used = 0;
@@ -84,11 +85,20 @@ Factors parse_factors(const std::string& who, const std::string& text, int q, bo
       used = 0;
     }
     if (used != item.size() || item.empty() || v == 0 || v == 1 || v == -1)
-      throw Error(who + ": --factors " + text + ": '" + item +
+      throw Error(who + ": " + option + " " + text + ": '" + item +
                   "' is not a factor (negative for reduce_scatter, positive for allgather, |f| >= 2)");
+    if (v < 0 && !f.allgather.empty()) *ordered = false;
     (v < 0 ? f.reduce_scatter : f.allgather).push_back(v < 0 ? -v : v);
   }
-  if (text.empty() || text.back() == ',') throw Error(who + ": --factors " + text + ": empty item in the list");
+  if (text.empty() || text.back() == ',') throw Error(who + ": " + option + " " + text + ": empty item in the list");
+  return f;
+}
+
+}  // namespace
+
+Factors parse_factors(const std::string& who, const std::string& text, int q, bool reduce_only, bool at_least) {
+  bool ordered = true;
+  Factors f = split_factors(who, "--factors", text, &ordered);
   if (reduce_only && !f.allgather.empty())
     throw Error(who + ": --factors " + text + ": the tree takes reduce factors only (negative, e.g. -4,-2)");
   for (const auto* list : {&f.reduce_scatter, &f.allgather}) {
@@ -270,6 +280,44 @@ CyclicSchedule cyclic_schedule(int q, int rank, const Factors& factors, std::siz
   readers.erase(rank);
   c.readers.assign(readers.begin(), readers.end());
   return c;
+}
+
+Factors parse_exchange_factors(const std::string& who, const std::string& text, int p, const std::string& nodes) {
+  if (text == "none") return {};
+  bool ordered = true;
+  const Factors f = split_factors(who, "--node-factors", text, &ordered);
+  const std::string what = who + ": --node-factors " + text + ": ";
+  if (!ordered) throw Error(what + "the reduce_scatter factors (negative) come before the allgather factors");
+  if (!std::equal(f.allgather.begin(), f.allgather.end(), f.reduce_scatter.rbegin(), f.reduce_scatter.rend()))
+    throw Error(what + "the allgather factors must mirror the reduce_scatter factors (-4,-2,2,4)");
+  const long r = product(f.reduce_scatter);
+  if (p % r != 0)
+    throw Error(what + "the reduce_scatter factors multiply to " + std::to_string(r) + ", not a divisor of the " +
+                std::to_string(p) + " " + nodes + " (use divisors of " + std::to_string(p) + ": " + divisors_of(p) +
+                "; none for the nested allreduce alone)");
+  return f;
+}
+
+ExchangeSchedule exchange_schedule(int p, int rank, const Factors& factors, std::size_t count) {
+  ExchangeSchedule x;
+  const int r = static_cast<int>(product(factors.reduce_scatter));
+  Range range{0, count};
+  std::vector<ExchangeStage> stages;
+  int stride = 1;
+  for (int f : factors.reduce_scatter) {
+    ExchangeStage st;
+    st.mine = (rank / stride) % f;
+    st.peers = group(rank, f, stride);
+    for (int v = 0; v < f; ++v) st.parts.push_back(part(range, v, f));
+    range = st.parts[static_cast<std::size_t>(st.mine)];
+    stages.push_back(std::move(st));
+    stride *= f;
+  }
+  x.reduce_scatter = stages;
+  x.piece = range;
+  for (int m = rank % r; m < p; m += r) x.nested.push_back(m);
+  x.allgather.assign(stages.rbegin(), stages.rend());
+  return x;
 }
 
 }  // namespace mcb::allreduce::detail

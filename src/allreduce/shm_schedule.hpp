@@ -1,6 +1,7 @@
-// The schedule of the shared-memory recursive exchange
-// (allreduce-shared-memory-multiradix, Sections 2.1 and 2.1.1), computed
-// once per plan and free of MPI so that it is unit-tested on its own.
+// The schedules of the allreduce-shared-memory-multiradix algorithms:
+// the shared-memory recursive exchange (Sections 2.1 and 2.1.1), tree and
+// cyclic shift, and the recursive exchange between nodes (2.1.2); computed
+// once per plan and free of MPI so that they are unit-tested on their own.
 //
 // Q ranks of a node, each with a region holding the whole vector of `bytes`,
 // cut into cache lines. Factors: the reduce_scatter stages f1, f2, ... (given
@@ -104,5 +105,34 @@ struct CyclicSchedule {
   std::vector<int> readers;
 };
 CyclicSchedule cyclic_schedule(int q, int rank, const Factors& factors, std::size_t bytes);
+
+/// The message-passing recursive exchange between nodes (Section 2.1.2,
+/// Figure 3): reduce_scatter stages of factors f1, f2, ... (product R, a
+/// divisor of the p ranks, grouped by mixed-radix digit as above), then, if
+/// R < p, the p/R ranks that hold the same piece complete it with a nested
+/// allreduce (each sends its piece to the others and sums them all, in rank
+/// order: the paper's latency-optimal "allgather with a reduction
+/// following"), then the allgather stages mirroring the reduce_scatter
+/// ones. Parts are cut in elements, so no message is padded.
+/// "--node-factors" text: "-4,-2,2,4" (allgather the reverse of the
+/// reduce_scatter), "-2,2" on 8 nodes (then a nested allreduce of 4), or
+/// "none" (the nested allreduce alone). Throws Error naming `who`.
+Factors parse_exchange_factors(const std::string& who, const std::string& text, int p,
+                               const std::string& what = "nodes");
+
+/// One stage of the exchange: I hold part `mine` of the range; the member
+/// with digit v is peers[v] and handles parts[v] (elements).
+struct ExchangeStage {
+  std::vector<int> peers;
+  std::vector<Range> parts;
+  int mine = 0;
+};
+struct ExchangeSchedule {
+  std::vector<ExchangeStage> reduce_scatter;  // in order
+  Range piece;                                // mine after the reduce_scatter (elements)
+  std::vector<int> nested;                    // the ranks holding my piece, in rank order, me included
+  std::vector<ExchangeStage> allgather;       // in order of execution
+};
+ExchangeSchedule exchange_schedule(int p, int rank, const Factors& factors, std::size_t count);
 
 }  // namespace mcb::allreduce::detail

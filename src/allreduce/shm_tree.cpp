@@ -9,7 +9,8 @@
 //               (one pass), the root waits for its members; local rank 0
 //               ends with the node's sum
 //   inter_node: (several nodes) local rank 0 allreduces it in place with
-//               the other nodes' local ranks 0 (--inner; one leader per node)
+//               the other nodes' local ranks 0 (--inner; one leader per
+//               node, or per region with --region: shm.hpp's Domain)
 //   bcast:      every rank copies the sum out of local rank 0's region
 // Per rank, vector of n bytes on Q ranks: at most n copied in, about n/f
 // reduced per stage it takes part in, n copied out: about three memcpys of
@@ -40,30 +41,28 @@ Plan tree(Kind kind, const CollArgs& args, const Layout& layout, const Params& p
   const char* who = kind == Kind::allreduce ? "shm_tree"
                     : kind == Kind::reduce  ? "shm_tree (reduce)"
                                             : "shm_tree (bcast)";
-  const int q = detail::shm_ranks_per_node(who, args, layout);
+  const detail::Domain dom = detail::shm_domain(who, args, layout);
+  const int q = dom.size, me = dom.rank;
+  const bool nodes = dom.count > 1;
   detail::Factors factors;
   if (kind != Kind::bcast)
     factors =
         params.has("factors") ? detail::parse_factors(who, params.get("factors"), q, true) : detail::default_factors(q);
   factors.allgather.clear();
-  const std::string inner = params.get("inner", "system");
-  detail::check_inner(inner);
-  const bool nodes = layout.num_nodes() > 1;
+  const detail::Inner inner = detail::parse_inner(who, params, dom);
   detail::Resolved resolved;
   if (kind != Kind::bcast) resolved.emplace_back("factors", detail::to_string(factors));
-  if (nodes && kind == Kind::allreduce) resolved.emplace_back("inner", inner);
-  const int me = layout.local_rank();
-  if (layout.rank() == 0 && (me != 0 || layout.node() != 0))
-    throw Error(std::string(who) + ": rank 0 must be local rank 0 of node 0");
+  if (kind == Kind::allreduce) detail::add_inner(resolved, inner, dom.count);
+  if (layout.rank() == 0 && me != 0)
+    throw Error(std::string(who) + ": rank 0 must be the first rank of its " + dom.name);
   const std::size_t bytes = args.block_bytes(), elem = args.type_bytes();
 
-  auto make = [kind, args, &layout, factors, inner, q, me, bytes, elem, nodes] {
-    auto seg = std::make_shared<detail::ShmSegment>(layout.node_comm(), bytes);
+  auto make = [kind, args, dom, factors, inner, q, me, bytes, elem, nodes, root = layout.rank() == 0] {
+    auto seg = std::make_shared<detail::ShmSegment>(dom.comm, bytes);
     auto t = std::make_shared<const detail::TreeSchedule>(detail::tree_schedule(q, me, factors, bytes));
     auto base = std::make_shared<std::uint32_t>(0);  // my counter when the call began
     auto srcs = std::make_shared<std::vector<const void*>>(static_cast<std::size_t>(q) + 1);
     const auto stages = static_cast<std::uint32_t>(t->stages.size());
-    const bool root = layout.rank() == 0;
     auto engine = std::make_shared<detail::Engine>();
     // bcast: only the root's vector goes in, to local rank 0's region.
     engine->phases.push_back({"copy_in", [kind, seg, t, base, bytes, args, root](const void* send, void* recv) {
@@ -110,12 +109,12 @@ Plan tree(Kind kind, const CollArgs& args, const Layout& layout, const Params& p
                                   }
                                 }});
     if (nodes) {
-      // One leader per node: local rank 0, on its lane (node 0's is rank 0).
+      // One leader per node (or region): its rank 0, on its lane (rank 0's is rank 0).
       std::function<void()> across;
       if (me == 0) {
-        const CollArgs lane = args.on(layout.lane_comm(), nullptr, seg->data(0), static_cast<int>(bytes / elem));
+        const CollArgs lane = args.on(dom.lane, nullptr, seg->data(0), static_cast<int>(bytes / elem));
         if (kind == Kind::allreduce) {
-          auto plan = std::make_shared<Plan>(detail::inter_node_plan(inner, args, layout, seg->data(0), lane.count));
+          auto plan = std::make_shared<Plan>(detail::inter_node_plan(inner, args, dom.lane, seg->data(0), lane.count));
           across = [plan] { plan->execute(); };
         } else if (kind == Kind::reduce) {
           across = [lane, root] {

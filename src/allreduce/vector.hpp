@@ -44,8 +44,8 @@ struct Vector {
 
 /// dst = srcs[0] op srcs[1] op ... op srcs[k-1] over n elements, in one pass
 /// for MPI_SUM on int, float and double (cache-sized chunks, each source
-/// read once, dst written once; dst may be srcs[0]), through
-/// MPI_Reduce_local for anything else (then dst must not alias srcs[1..]).
+/// read once, dst written once), through MPI_Reduce_local into a scratch
+/// vector for anything else. dst may be any of the sources (same offset).
 /// `dst2`, if given, receives the result too (written from the same pass).
 void reduce_many(void* dst, const void* const* srcs, int k, int n, MPI_Datatype type, MPI_Op op, void* dst2 = nullptr);
 

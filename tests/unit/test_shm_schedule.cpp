@@ -293,3 +293,129 @@ TEST(CyclicSchedule, FactorsMayExceedTheNode) {
 
 }  // namespace
 }  // namespace mcb::allreduce::detail
+
+namespace mcb::allreduce::detail {
+namespace {
+
+// The recursive exchange between nodes: for every p <= 24, every
+// reduce_scatter factorization of every divisor of p (mirrored for the
+// allgather, the rest a nested allreduce) and counts 0..9, 31 and 1000,
+// each rank's elements start as its weight times (element + 1); messages
+// are matched (the peer with digit v must list me as its peer of my digit,
+// with the same parts), and every rank must end with the sum on every
+// element (mod 2^64).
+void simulate_exchange(int p, const Factors& f, std::size_t count) {
+  const std::string where = "p=" + std::to_string(p) + " factors " + to_string(f) + " count " + std::to_string(count);
+  std::vector<ExchangeSchedule> x;
+  for (int r = 0; r < p; ++r) x.push_back(exchange_schedule(p, r, f, count));
+  using Vec = std::vector<std::uint64_t>;
+  std::vector<Vec> v(static_cast<std::size_t>(p), Vec(count));
+  for (int r = 0; r < p; ++r)
+    for (std::size_t i = 0; i < count; ++i) v[r][i] = weight(r) * (i + 1);
+  auto check_group = [&](const ExchangeStage& st, int r) {
+    ASSERT_EQ(st.peers[static_cast<std::size_t>(st.mine)], r) << where;
+    for (int peer : st.peers) ASSERT_TRUE(peer >= 0 && peer < p) << where;
+  };
+  const std::size_t stages = f.reduce_scatter.size();
+  for (std::size_t j = 0; j < stages; ++j) {
+    auto next = v;
+    for (int r = 0; r < p; ++r) {
+      const ExchangeStage& st = x[r].reduce_scatter[j];
+      check_group(st, r);
+      const Range mine = st.parts[static_cast<std::size_t>(st.mine)];
+      for (std::size_t d = 0; d < st.peers.size(); ++d) {
+        const int peer = st.peers[d];
+        if (peer == r) continue;
+        const ExchangeStage& ps = x[peer].reduce_scatter[j];
+        ASSERT_EQ(ps.peers, st.peers) << where << ": ranks " << r << " and " << peer << " disagree on the group";
+        ASSERT_EQ(ps.mine, static_cast<int>(d)) << where;
+        ASSERT_EQ(ps.parts[static_cast<std::size_t>(st.mine)].lo, mine.lo) << where;
+        ASSERT_EQ(ps.parts[static_cast<std::size_t>(st.mine)].hi, mine.hi) << where;
+        for (std::size_t i = mine.lo; i < mine.hi; ++i) next[r][i] += v[peer][i];
+      }
+    }
+    v = std::move(next);
+  }
+  auto next = v;
+  for (int r = 0; r < p; ++r) {
+    const Range piece = x[r].piece;
+    ASSERT_NE(std::find(x[r].nested.begin(), x[r].nested.end(), r), x[r].nested.end()) << where;
+    ASSERT_TRUE(std::is_sorted(x[r].nested.begin(), x[r].nested.end())) << where;
+    for (int m : x[r].nested) {
+      ASSERT_EQ(x[m].nested, x[r].nested) << where;
+      ASSERT_EQ(x[m].piece.lo, piece.lo) << where;
+      ASSERT_EQ(x[m].piece.hi, piece.hi) << where;
+      if (m != r)
+        for (std::size_t i = piece.lo; i < piece.hi; ++i) next[r][i] += v[m][i];
+    }
+  }
+  v = std::move(next);
+  for (std::size_t j = 0; j < stages; ++j) {
+    auto next = v;
+    for (int r = 0; r < p; ++r) {
+      const ExchangeStage& st = x[r].allgather[j];
+      check_group(st, r);
+      for (std::size_t d = 0; d < st.peers.size(); ++d) {
+        const int peer = st.peers[d];
+        if (peer == r) continue;
+        ASSERT_EQ(x[peer].allgather[j].mine, static_cast<int>(d)) << where;
+        for (std::size_t i = st.parts[d].lo; i < st.parts[d].hi; ++i) next[r][i] = v[peer][i];
+      }
+    }
+    v = std::move(next);
+  }
+  for (int r = 0; r < p; ++r)
+    for (std::size_t i = 0; i < count; ++i) {
+      std::uint64_t all = 0;
+      for (int o = 0; o < p; ++o) all += weight(o) * (i + 1);
+      ASSERT_EQ(v[r][i], all) << where << ": rank " << r << " element " << i;
+    }
+}
+
+TEST(ExchangeSchedule, EveryFactorizationOfEveryDivisor) {
+  for (int p = 1; p <= 24; ++p)
+    for (int r = 1; r <= p; ++r) {
+      if (p % r != 0) continue;
+      for (const auto& rs : factorizations(r)) {
+        const Factors f{rs, std::vector<int>(rs.rbegin(), rs.rend())};
+        for (std::size_t count : {0ul, 1ul, 2ul, 3ul, 5ul, 9ul, 31ul, 1000ul}) simulate_exchange(p, f, count);
+      }
+    }
+}
+
+TEST(ExchangeSchedule, NestedAllreduceGroups) {
+  // 8 nodes, -2,2: pairs (0,1), (2,3)... split the vector; the four ranks
+  // with the same digit then hold the same piece.
+  const ExchangeSchedule x = exchange_schedule(8, 5, parse_exchange_factors("x", "-2,2", 8), 10);
+  EXPECT_EQ(x.reduce_scatter.size(), 1u);
+  EXPECT_EQ(x.reduce_scatter[0].peers, (std::vector<int>{4, 5}));
+  EXPECT_EQ(x.piece.lo, 5u);
+  EXPECT_EQ(x.piece.hi, 10u);
+  EXPECT_EQ(x.nested, (std::vector<int>{1, 3, 5, 7}));
+  EXPECT_EQ(exchange_schedule(8, 5, parse_exchange_factors("x", "none", 8), 10).nested.size(), 8u);
+}
+
+TEST(ExchangeSchedule, ParseNodeFactors) {
+  EXPECT_EQ(to_string(parse_exchange_factors("x", "-4,-2,2,4", 16)), "-4,-2,2,4");
+  EXPECT_EQ(to_string(parse_exchange_factors("x", "none", 5)), "none");
+  auto error = [](const char* text, int p) {
+    try {
+      parse_exchange_factors("shm_tree", text, p);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error("-3,3", 8),
+            "shm_tree: --node-factors -3,3: the reduce_scatter factors multiply to 3, not a divisor of the 8 nodes "
+            "(use divisors of 8: 1, 2, 4, 8; none for the nested allreduce alone)");
+  EXPECT_EQ(error("-4,-2,4,2", 8),
+            "shm_tree: --node-factors -4,-2,4,2: the allgather factors must mirror the reduce_scatter factors "
+            "(-4,-2,2,4)");
+  EXPECT_EQ(error("2,-2", 4),
+            "shm_tree: --node-factors 2,-2: the reduce_scatter factors (negative) come before the allgather factors");
+  EXPECT_NE(error("-2,y", 4).find("--node-factors -2,y: 'y' is not a factor"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mcb::allreduce::detail
