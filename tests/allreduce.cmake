@@ -55,7 +55,8 @@ foreach(p RANGE 1 13)
                  --interface persistent,blocking ${in_place})
   endforeach()
 endforeach()
-# Every reduce_scatter x allgather factor set of one node of 4, 6 and 8.
+# Every reduce_scatter x allgather factor set of one node of 4, 6 and 8, for
+# the recursive exchange and the cyclic shift.
 set(factors_4 "-4,4/-4,2,2/-2,-2,4/-2,-2,2,2")
 set(factors_6 "-6,6/-6,2,3/-6,3,2/-2,-3,6/-2,-3,2,3/-2,-3,3,2/-3,-2,6/-3,-2,2,3/-3,-2,3,2")
 set(factors_8 "-8,8/-8,2,4/-8,4,2/-8,2,2,2/-2,-4,8/-2,-4,2,4/-2,-4,4,2/-2,-4,2,2,2/-4,-2,8/-4,-2,2,4/-4,-2,4,2")
@@ -63,9 +64,10 @@ string(APPEND factors_8 "/-4,-2,2,2,2/-2,-2,-2,8/-2,-2,-2,2,4/-2,-2,-2,4,2/-2,-2
 foreach(q 4 6 8)
   string(REPLACE "/" ";" sets "${factors_${q}}")
   list(LENGTH sets n)
-  math(EXPR rows "${n} * 3")
+  math(EXPR rows "${n} * 6")
   mcb_mpi_test(allreduce_shm_factors_q${q} ${q} --expect-ranks --expect-rows ${rows}
-               -- ${AR} -c -m 28,4000,400000 -i 2 -x 1 --algorithm shm_recursive_exchange "--factors=${factors_${q}}")
+               -- ${AR} -c -m 28,4000,400000 -i 2 -x 1 --algorithm shm_recursive_exchange,shm_cyclic_shift
+               "--factors=${factors_${q}}")
 endforeach()
 # The cyclic shift with factor lists multiplying to more than the node: the
 # paper's {2,2,2} for 7 tasks, {2,2,2,2} for the prime 13, and others.
