@@ -43,7 +43,7 @@ ParamSpec interface_param() {
           {"persistent", "blocking"}};
 }
 
-Plan engine_plan(const CollArgs& args, const Params& params, const Resolved& resolved,
+Plan engine_plan(const std::string& who, const CollArgs& args, const Params& params, const Resolved& resolved,
                  std::function<std::shared_ptr<Engine>()> make) {
   const std::string interface = params.get("interface", "persistent");
   Plan plan;
@@ -57,7 +57,8 @@ Plan engine_plan(const CollArgs& args, const Params& params, const Resolved& res
     char type_name[MPI_MAX_OBJECT_NAME] = {};
     int len = 0;
     MPI_Type_get_name(args.type, type_name, &len);
-    std::string key = "count=" + std::to_string(args.count) + ";type=" + type_name;
+    std::string key = who + ";count=" + std::to_string(args.count) + ";type=" + type_name +
+                      ";op=" + std::to_string(MPI_Op_c2f(args.op));
     for (const auto& [name, value] : resolved) key += ";" + name + "=" + value;
     plan.add("allreduce", [comm = args.comm, key, make = std::move(make), send, recv] {
       std::shared_ptr<Engine>& engine = cache_of(comm)[key];

@@ -6,9 +6,10 @@
 //               the plan's setup, timed by the harness as setup_us), like
 //               MPI_Allreduce_init + MPI_Start/MPI_Wait;
 //   blocking:   the plan's one phase "allreduce" looks the engine up in a
-//               cache attached to the communicator, keyed by count, type and
-//               parameters, and sets it up on the first call (lazily, inside
-//               that call); the cache goes with the communicator.
+//               cache attached to the communicator, keyed by algorithm,
+//               count, type, operation and parameters, and sets it up on
+//               the first call (lazily, inside that call); the cache goes
+//               with the communicator.
 #pragma once
 
 #include <functional>
@@ -36,11 +37,11 @@ ParamSpec interface_param();
 using Resolved = std::vector<std::pair<std::string, std::string>>;
 
 /// A plan on args' buffers from an engine made by `make` now (persistent)
-/// or on the first execution and cached per (args.comm, count, type,
-/// `resolved`) (blocking, per params' --interface). `resolved`: the
+/// or on the first execution and cached per (args.comm, `who`, count,
+/// type, op, `resolved`) (blocking, per params' --interface). `resolved`: the
 /// parameters as the algorithm resolved them (checked before, so that
 /// `make` cannot fail on bad input), for the report and the cache key.
-Plan engine_plan(const CollArgs& args, const Params& params, const Resolved& resolved,
+Plan engine_plan(const std::string& who, const CollArgs& args, const Params& params, const Resolved& resolved,
                  std::function<std::shared_ptr<Engine>()> make);
 
 }  // namespace mcb::allreduce::detail

@@ -83,7 +83,7 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
                               }});
     return engine;
   };
-  return detail::engine_plan(args, params, resolved, make);
+  return detail::engine_plan(who, args, params, resolved, make);
 }
 
 }  // namespace mcb::allreduce

@@ -110,7 +110,7 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
                               }});
     return engine;
   };
-  return detail::engine_plan(args, params, resolved, make);
+  return detail::engine_plan(who, args, params, resolved, make);
 }
 
 }  // namespace mcb::allreduce

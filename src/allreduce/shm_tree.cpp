@@ -140,7 +140,7 @@ Plan tree(Kind kind, const CollArgs& args, const Layout& layout, const Params& p
                               }});
     return engine;
   };
-  return detail::engine_plan(args, params, resolved, make);
+  return detail::engine_plan(who, args, params, resolved, make);
 }
 
 }  // namespace
