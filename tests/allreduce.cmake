@@ -3,7 +3,7 @@
 # default type), in place and not; int and double at a few P; bad input.
 set(AR $<TARGET_FILE:mcb_allreduce>)
 set(AR_CHECK -c -m 4,28,64,4000,400000 -i 2 -x 1 --algorithm all)
-set(AR_ROWS 40)  # 8 algorithms x 5 sizes
+set(AR_ROWS 45)  # 9 algorithms x 5 sizes
 foreach(p RANGE 1 13)
   mcb_mpi_test(allreduce_p${p} ${p} --expect-ranks --expect-rows ${AR_ROWS}
                --expect-stdout "# type: float .4 B., size: bytes of the vector, memory: host, in place: no"
@@ -98,6 +98,20 @@ mcb_mpi_test(allreduce_tree_p12_cyclic_inner 12 --expect-ranks --expect-rows 20 
 mcb_mpi_test(allreduce_shm_p12_cyclic_inner 12 --expect-ranks --expect-rows 20 --expect-stdout "rank order: cyclic"
              -- ${AR} -c -m 4,28,4000,400000 -i 2 -x 1 --algorithm shm_recursive_exchange --ranks-per-node 4
              --rank-order cyclic --inner all --factors=-2,-2,4 -T int)
+# The multi-lane allreduce on virtual nodes, every inner allreduce across
+# nodes; cyclic order and in place on alternate cases.
+foreach(case "4;2;" "6;3;--in-place" "6;2;--rank-order;cyclic" "8;4;--in-place" "9;3;--rank-order;cyclic"
+        "10;5;--in-place" "12;4;--rank-order;cyclic" "12;2;--in-place")
+  list(GET case 0 p)
+  list(GET case 1 k)
+  list(SUBLIST case 2 -1 extra)
+  mcb_mpi_test(allreduce_lane_p${p}_k${k} ${p} --expect-ranks --expect-rows 25
+               --expect-stdout "reduce_scatter.us. +inter_node.us. +allgather.us."
+               -- ${AR} -c -m 4,28,64,4000,400000 -i 2 -x 1 --algorithm lane --ranks-per-node ${k} --inner all ${extra})
+endforeach()
+mcb_bad_input(allreduce_lane_inner 4 "--inner rings: expected one of system, recursive_doubling, rabenseifner, ring, recursive_exchange"
+              -- ${AR} --algorithm lane --ranks-per-node 2 --inner rings)
+
 # The recursive exchange across nodes (--inner recursive_exchange): every
 # --node-factors list of 12 nodes (reduce_scatter products 1, 2, 3, 4, 6 and
 # 12, the rest a nested allreduce), the prime 13, and the default on
@@ -135,7 +149,7 @@ mcb_mpi_test(allreduce_regions_package 8 --expect-ranks --expect-rows 9 --expect
              --expect-stdout "factors=-4;" --env "HWLOC_SYNTHETIC=pack:2 core:4 pu:1"
              -- ${AR} -c -m 4,4000,400000 -i 2 -x 1 --algorithm shm_recursive_exchange,shm_cyclic_shift,shm_tree
              --region package)
-mcb_mpi_test(allreduce_regions_uneven 8 --expect-rows 25
+mcb_mpi_test(allreduce_regions_uneven 8 --expect-rows 30
              --expect-stdout "# skipping shm_tree, not applicable: needs the same number of ranks in every region"
              -- ${AR} -c -m 64 -i 2 -x 1 --algorithm all --region size:3)
 foreach(tool reduce bcast)
@@ -152,7 +166,7 @@ mcb_mpi_test(allreduce_shm_100_calls_prime 7 --expect-ranks --expect-rows 6 --ex
              -- ${AR} -c -m 4000,400000 -i 100 -x 0 --algorithm shm_recursive_exchange,shm_cyclic_shift,shm_tree
              --in-place)
 # The issue's acceptance run, as a user types it.
-mcb_mpi_test(allreduce_done_p8 8 --expect-ranks --expect-rows 152
+mcb_mpi_test(allreduce_done_p8 8 --expect-ranks --expect-rows 171
              -- ${AR} --algorithm all -c -f --ranks-per-node 4 ${ACCEPT_ITERATIONS})
 
 mcb_bad_input(allreduce_shm_factors 8 "shm_recursive_exchange: --factors -3,-2,2,4: the reduce_scatter factors multiply to 6, not to the 8 ranks per node .use divisors of 8: 1, 2, 4, 8."

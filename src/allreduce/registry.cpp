@@ -27,6 +27,15 @@ const std::vector<Algorithm>& algorithms() {
                  {},
                  layout_free(rabenseifner)});
     v.push_back({"ring", "ring reduce_scatter then ring allgather, 2(P-1) steps of n/P", {}, layout_free(ring)});
+    Algorithm lane_algo{"lane",
+                        "multi-lane: reduce_scatter on the node, the chunk allreduced across nodes on the lane by "
+                        "--inner, allgatherv on the node",
+                        {detail::inner_node_param(), detail::node_factors_param()},
+                        lane};
+    lane_algo.unsupported = [](const Layout& layout) {
+      return layout.uniform() ? std::string() : std::string("needs the same number of ranks on every node");
+    };
+    v.push_back(lane_algo);
     Algorithm rx{"shm_recursive_exchange",
                  "shared-memory recursive exchange: reduce_scatter and allgather stages of flexible factors",
                  {detail::factors_param(

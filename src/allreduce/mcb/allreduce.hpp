@@ -34,6 +34,12 @@ Plan rabenseifner(const CollArgs& args);
 /// Ring: reduce_scatter in P-1 steps around the ring, then allgather in P-1
 /// steps. Phases: reduce_scatter, allgather.
 Plan ring(const CollArgs& args);
+/// The multi-lane allreduce (allreduce-multi-process-per-gpu, Algorithm 2):
+/// MPI_Reduce_scatter on the node, the chunk allreduced across nodes on the
+/// lane by --inner, MPI_Allgatherv on the node. Needs the layout's
+/// communicator and the same number of ranks on every node. Phases:
+/// reduce_scatter, inter_node (several nodes), allgather.
+Plan lane(const CollArgs& args, const Layout& layout, const Params& params);
 
 // The shared-memory algorithms of allreduce-shared-memory-multiradix. Each
 // runs on the layout's communicator (args.comm must be layout.comm()),

@@ -1,0 +1,64 @@
+// lane: the multi-lane allreduce (Traff and Hunold 2020; Algorithm 2 of
+// allreduce-multi-process-per-gpu, Section II), on Q ranks per node, N nodes.
+//   reduce_scatter: MPI_Reduce_scatter on the node: local rank r gets the
+//                   node's sum of chunk r (the vector cut into Q chunks)
+//   inter_node:     chunk r allreduced in place on my lane (the ranks with
+//                   local rank r, one per node) by --inner
+//   allgather:      MPI_Allgatherv of the Q chunks on the node, in place
+// Per rank, vector of n bytes: the node's reduce_scatter and allgatherv of
+// n/Q per rank, and one allreduce of n/Q over N ranks across nodes: every
+// rank of a node sends a Q-th of the inter-node data, in parallel.
+// In place, MPI_Reduce_scatter leaves my chunk at the start of the receive
+// buffer; it is moved to its place (n/Q bytes).
+#include <memory>
+#include <vector>
+
+#include "mcb/allreduce.hpp"
+#include "mcb/error.hpp"
+#include "shm.hpp"
+#include "vector.hpp"
+
+namespace mcb::allreduce {
+
+Plan lane(const CollArgs& args, const Layout& layout, const Params& params) {
+  const char* who = "lane";
+  int congruent = MPI_UNEQUAL;
+  MPI_Comm_compare(args.comm, layout.comm(), &congruent);
+  if (congruent != MPI_IDENT && congruent != MPI_CONGRUENT)
+    throw Error(std::string(who) + ": needs the layout's communicator");
+  if (!layout.uniform()) throw Error(std::string(who) + ": needs the same number of ranks on every node");
+  detail::Domain dom{layout.node_comm(),  layout.lane_comm(), layout.ranks_per_node(),
+                     layout.local_rank(), layout.num_nodes(), "node"};
+  const detail::Inner inner = detail::parse_inner(who, params, dom);
+  const int q = dom.size, me = dom.rank;
+  const detail::Vector v(args, q);
+  auto counts = std::make_shared<std::vector<int>>(), displs = std::make_shared<std::vector<int>>();
+  for (int c = 0; c < q; ++c) {
+    counts->push_back(v.count(c, c + 1));
+    displs->push_back(static_cast<int>(v.first(c)));
+  }
+  char* const mine = v.at(me);
+  const int n = (*counts)[static_cast<std::size_t>(me)];
+  const bool in_place = args.sendbuf == MPI_IN_PLACE;
+  const std::size_t chunk_bytes = static_cast<std::size_t>(n) * v.elem;
+  Plan plan;
+  plan.add("reduce_scatter", [args, dom, counts, mine, in_place, chunk_bytes] {
+    if (in_place) {
+      MPI_Reduce_scatter(MPI_IN_PLACE, args.recvbuf, counts->data(), args.type, args.op, dom.comm);
+      if (mine != args.recvbuf) args.memory().copy(mine, args.recvbuf, chunk_bytes);  // disjoint: mine >= n
+    } else {
+      MPI_Reduce_scatter(args.sendbuf, mine, counts->data(), args.type, args.op, dom.comm);
+    }
+  });
+  if (dom.count > 1) plan.append(detail::inter_node_plan(inner, args, dom.lane, mine, n), "inter_node");
+  plan.add("allgather", [args, dom, counts, displs] {
+    MPI_Allgatherv(MPI_IN_PLACE, 0, args.type, args.recvbuf, counts->data(), displs->data(), args.type, dom.comm);
+  });
+  if (dom.count > 1) {
+    plan.set_param("inner", inner.name);
+    if (inner.name == "recursive_exchange") plan.set_param("node-factors", detail::to_string(inner.factors));
+  }
+  return plan;
+}
+
+}  // namespace mcb::allreduce
