@@ -243,3 +243,38 @@ foreach(case "iterations_zero|--iterations 0: must be >= 1|-i 0" "size_garbage|-
            "--expect-error=${regex}" -- $<TARGET_FILE:mcb_copy_bw> ${args})
   set_tests_properties(bad_copy_bw_${name} PROPERTIES LABELS bad_input TIMEOUT 60)
 endforeach()
+
+# Lane and multi-process-per-GPU allreduces (allreduce-multi-process-per-gpu):
+# ring, lane, ppg_standard and ppg_lane (and system, on one process per GPU)
+# against MPI_Allreduce among the GPUs, on virtual nodes of K ranks with
+# G GPUs x PPG processes (host shared memory stands in for each GPU's
+# buffers), 1, 5, 4096 and 2^20 floats; in place, cyclic order and host
+# copies (--gpu-aware no) on some. Case: P;K;G;PPG;extra arguments.
+set(PPG_ALGOS ring,lane,ppg_standard,ppg_lane,system)
+foreach(case "2;2;1;2;" "4;4;2;2;--in-place" "4;4;1;4;--gpu-aware;no" "6;2;2;1;--rank-order;cyclic"
+        "6;2;1;2;--inner;ring" "8;8;2;4;--in-place;--gpu-aware;no" "8;8;4;2;" "12;4;4;1;--in-place"
+        "12;4;1;4;--rank-order;cyclic;--gpu-aware;no" "16;8;4;2;--gpu-aware;no" "16;4;2;2;--rank-order;cyclic")
+  list(GET case 0 p)
+  list(GET case 1 k)
+  list(GET case 2 g)
+  list(GET case 3 ppg)
+  list(SUBLIST case 4 -1 extra)
+  string(REPLACE ";" "" tag "${extra}")
+  string(REPLACE "--" "_" tag "${tag}")
+  mcb_mpi_test(allreduce_ppg_p${p}_k${k}_g${g}_ppg${ppg}${tag} ${p} --expect-ranks --expect-rows 20
+               --expect-stdout "# GPUs: ${g} per node, ${ppg} process"
+               -- ${AR} -c -m 4,20,16384,4194304 -i 2 -x 1 --algorithm ${PPG_ALGOS} --ranks-per-node ${k}
+               --gpus-per-node ${g} --procs-per-gpu ${ppg} ${extra})
+endforeach()
+# The issue's acceptance run, as a user types it.
+mcb_mpi_test(allreduce_ppg_done_p8 8 --expect-ranks --expect-rows 95
+             --expect-stdout "# GPUs: 2 per node, 2 processes per GPU sharing its buffers, GPU-aware MPI: yes"
+             -- ${AR} --algorithm ${PPG_ALGOS} --ranks-per-node 4 --gpus-per-node 2 --procs-per-gpu 2 -c
+             ${ACCEPT_ITERATIONS})
+mcb_bad_input(allreduce_ppg_not_dividing 8 "--procs-per-gpu 3 does not divide the 4 ranks per node"
+              -- ${AR} --ranks-per-node 4 --procs-per-gpu 3)
+mcb_bad_input(allreduce_ppg_product 8 "--gpus-per-node 2 x --procs-per-gpu 4 = 8 ranks per node, but there are 4"
+              -- ${AR} --ranks-per-node 4 --gpus-per-node 2 --procs-per-gpu 4)
+mcb_bad_input(allreduce_gpu_aware 2 "--gpu-aware maybe: expected auto, yes or no" -- ${AR} --gpu-aware maybe)
+mcb_bad_input(allreduce_ppg_cuda_missing 4 "this build has no CUDA backend"
+              -- ${AR} -d cuda --ranks-per-node 2 --procs-per-gpu 2)

@@ -22,6 +22,7 @@ inline CollectiveSpec allreduce_spec(const char* binary, const std::vector<Algor
   spec.op = [] { return MPI_SUM; };
   spec.types = {"float", "int", "double"};
   spec.size_unit = "bytes of the vector";
+  spec.gpus = true;
   return spec;
 }
 

@@ -15,23 +15,18 @@
 
 #include "mcb/allreduce.hpp"
 #include "mcb/error.hpp"
-#include "shm.hpp"
+#include "ppg.hpp"
 #include "vector.hpp"
 
 namespace mcb::allreduce {
 
-Plan lane(const CollArgs& args, const Layout& layout, const Params& params) {
-  const char* who = "lane";
-  int congruent = MPI_UNEQUAL;
-  MPI_Comm_compare(args.comm, layout.comm(), &congruent);
-  if (congruent != MPI_IDENT && congruent != MPI_CONGRUENT)
-    throw Error(std::string(who) + ": needs the layout's communicator");
-  if (!layout.uniform()) throw Error(std::string(who) + ": needs the same number of ranks on every node");
-  detail::Domain dom{layout.node_comm(),  layout.lane_comm(), layout.ranks_per_node(),
-                     layout.local_rank(), layout.num_nodes(), "node"};
-  const detail::Inner inner = detail::parse_inner(who, params, dom);
-  const int q = dom.size, me = dom.rank;
-  const detail::Vector v(args, q);
+namespace detail {
+
+Plan lane_steps(const CollArgs& args, MPI_Comm group, MPI_Comm lane, int lanes, const Inner& inner) {
+  int q = 0, me = 0;
+  MPI_Comm_size(group, &q);
+  MPI_Comm_rank(group, &me);
+  const Vector v(args, q);
   auto counts = std::make_shared<std::vector<int>>(), displs = std::make_shared<std::vector<int>>();
   for (int c = 0; c < q; ++c) {
     counts->push_back(v.count(c, c + 1));
@@ -42,23 +37,33 @@ Plan lane(const CollArgs& args, const Layout& layout, const Params& params) {
   const bool in_place = args.sendbuf == MPI_IN_PLACE;
   const std::size_t chunk_bytes = static_cast<std::size_t>(n) * v.elem;
   Plan plan;
-  plan.add("reduce_scatter", [args, dom, counts, mine, in_place, chunk_bytes] {
+  plan.add("reduce_scatter", [args, group, counts, mine, in_place, chunk_bytes] {
     if (in_place) {
-      MPI_Reduce_scatter(MPI_IN_PLACE, args.recvbuf, counts->data(), args.type, args.op, dom.comm);
+      MPI_Reduce_scatter(MPI_IN_PLACE, args.recvbuf, counts->data(), args.type, args.op, group);
       if (mine != args.recvbuf) args.memory().copy(mine, args.recvbuf, chunk_bytes);  // disjoint: mine >= n
     } else {
-      MPI_Reduce_scatter(args.sendbuf, mine, counts->data(), args.type, args.op, dom.comm);
+      MPI_Reduce_scatter(args.sendbuf, mine, counts->data(), args.type, args.op, group);
     }
   });
-  if (dom.count > 1) plan.append(detail::inter_node_plan(inner, args, dom.lane, mine, n), "inter_node");
-  plan.add("allgather", [args, dom, counts, displs] {
-    MPI_Allgatherv(MPI_IN_PLACE, 0, args.type, args.recvbuf, counts->data(), displs->data(), args.type, dom.comm);
+  if (lanes > 1) plan.append(inter_node_plan(inner, args, lane, mine, n), "inter_node");
+  plan.add("allgather", [args, group, counts, displs] {
+    MPI_Allgatherv(MPI_IN_PLACE, 0, args.type, args.recvbuf, counts->data(), displs->data(), args.type, group);
   });
-  if (dom.count > 1) {
+  if (lanes > 1) {
     plan.set_param("inner", inner.name);
-    if (inner.name == "recursive_exchange") plan.set_param("node-factors", detail::to_string(inner.factors));
+    if (inner.name == "recursive_exchange") plan.set_param("node-factors", to_string(inner.factors));
   }
   return plan;
+}
+
+}  // namespace detail
+
+Plan lane(const CollArgs& args, const Layout& layout, const Params& params) {
+  const char* who = "lane";
+  detail::require_layout(who, args, layout);
+  const detail::Domain dom{layout.node_comm(),  layout.lane_comm(), layout.ranks_per_node(),
+                           layout.local_rank(), layout.num_nodes(), "node"};
+  return detail::lane_steps(args, dom.comm, dom.lane, dom.count, detail::parse_inner(who, params, dom));
 }
 
 }  // namespace mcb::allreduce

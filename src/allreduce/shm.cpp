@@ -98,12 +98,17 @@ std::string shm_unsupported(const Layout& layout) {
   return "";
 }
 
-Domain shm_domain(const char* who, const CollArgs& args, const Layout& layout) {
-  require_host(args, who);
+void require_layout(const char* who, const CollArgs& args, const Layout& layout) {
   int congruent = MPI_UNEQUAL;
   MPI_Comm_compare(args.comm, layout.comm(), &congruent);
   if (congruent != MPI_IDENT && congruent != MPI_CONGRUENT)
     throw Error(std::string(who) + ": needs the layout's communicator");
+  if (!layout.uniform()) throw Error(std::string(who) + ": needs the same number of ranks on every node");
+}
+
+Domain shm_domain(const char* who, const CollArgs& args, const Layout& layout) {
+  require_host(args, who);
+  require_layout(who, args, layout);
   if (const std::string why = shm_unsupported(layout); !why.empty()) throw Error(std::string(who) + ": " + why);
   if (kCacheLine % args.type_bytes() != 0)
     throw Error(std::string(who) + ": elements of " + std::to_string(args.type_bytes()) +

@@ -80,6 +80,10 @@ struct Domain {
   std::string name;               // "node" or "region"
 };
 
+/// Throws Error naming `who` unless args.comm is the layout's communicator
+/// and every node has the same number of ranks.
+void require_layout(const char* who, const CollArgs& args, const Layout& layout);
+
 /// The checks every shared-memory algorithm makes (host memory, the
 /// layout's communicator, the same number of ranks on every node and in
 /// every region, elements that tile a cache line); throws Error naming

@@ -61,6 +61,10 @@ Layout Layout::create(MPI_Comm base, const LayoutOptions& options) {
                 std::to_string(base_size) + " ranks; values that fit: " + divisors_of(base_size));
   if (options.region.kind == RegionSpec::Kind::size && options.region.size < 1)
     throw Error("--region size:" + std::to_string(options.region.size) + ": the size must be >= 1");
+  if (options.procs_per_gpu < 1)
+    throw Error("--procs-per-gpu " + std::to_string(options.procs_per_gpu) + ": must be >= 1");
+  if (options.gpus_per_node < 0)
+    throw Error("--gpus-per-node " + std::to_string(options.gpus_per_node) + ": must be >= 1");
 
   Layout l;
   l.options_ = options;
@@ -95,6 +99,24 @@ Layout Layout::create(MPI_Comm base, const LayoutOptions& options) {
   l.region_ = regions[l.local_rank()];
   l.num_regions_ = *std::max_element(regions.begin(), regions.end()) + 1;
   MPI_Comm_split(l.node_comm_, l.region_, l.local_rank(), &l.region_comm_);
+
+  // GPUs: G x PPG ranks on every node.
+  const int ppg = options.procs_per_gpu, g = options.gpus_per_node;
+  if (l.gpus_given()) {
+    if (!uniform)
+      throw Error("--gpus-per-node and --procs-per-gpu need the same number of ranks on every node (" + l.describe() +
+                  ")");
+    if (g > 0 && g * ppg != l.ranks_per_node_)
+      throw Error("--gpus-per-node " + std::to_string(g) + " x --procs-per-gpu " + std::to_string(ppg) + " = " +
+                  std::to_string(g * ppg) + " ranks per node, but there are " + std::to_string(l.ranks_per_node_) +
+                  " (" + l.describe() + ")");
+    if (l.ranks_per_node_ % ppg != 0)
+      throw Error("--procs-per-gpu " + std::to_string(ppg) + " does not divide the " +
+                  std::to_string(l.ranks_per_node_) +
+                  " ranks per node; values that fit: " + divisors_of(l.ranks_per_node_));
+  }
+  l.gpus_per_node_ = l.local_size() / ppg;
+  MPI_Comm_split(l.node_comm_, l.gpu(), l.local_rank(), &l.gpu_comm_);
   return l;
 }
 
@@ -108,6 +130,8 @@ Layout& Layout::operator=(Layout&& o) noexcept {
     node_comm_ = std::exchange(o.node_comm_, MPI_COMM_NULL);
     lane_comm_ = std::exchange(o.lane_comm_, MPI_COMM_NULL);
     region_comm_ = std::exchange(o.region_comm_, MPI_COMM_NULL);
+    gpu_comm_ = std::exchange(o.gpu_comm_, MPI_COMM_NULL);
+    gpus_per_node_ = o.gpus_per_node_;
     rank_ = o.rank_;
     size_ = o.size_;
     num_nodes_ = o.num_nodes_;
@@ -132,6 +156,7 @@ void Layout::release() {
   if (finalized) return;
   for (auto& [name, c] : derived_) free_comm(c);
   derived_.clear();
+  free_comm(gpu_comm_);
   free_comm(region_comm_);
   free_comm(lane_comm_);
   free_comm(node_comm_);
@@ -156,6 +181,9 @@ std::string Layout::describe() const {
   if (options_.region.kind != RegionSpec::Kind::none)
     s += ", regions " + options_.region.str() + " (" + std::to_string(num_regions_) + " on node " +
          std::to_string(node()) + ")";
+  if (gpus_given())
+    s += ", " + std::to_string(gpus_per_node_) + " GPU" + (gpus_per_node_ == 1 ? "" : "s") + " per node x " +
+         std::to_string(options_.procs_per_gpu) + " process" + (options_.procs_per_gpu == 1 ? "" : "es");
   return s;
 }
 

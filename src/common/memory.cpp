@@ -1,5 +1,6 @@
 #include "mcb/memory.hpp"
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -85,5 +86,59 @@ const Memory& memory_for(MemKind kind) {
 
 Buffer::Buffer(const Memory& mem, std::size_t bytes)
     : ptr_(mem.allocate(bytes), [m = &mem](void* p) { m->release(p); }), bytes_(bytes) {}
+
+std::string Memory::ipc_handle(void*) const {
+  throw Error("--mem " + to_string(kind()) + ": no inter-process handles for this memory");
+}
+void* Memory::ipc_open(const std::string&) const {
+  throw Error("--mem " + to_string(kind()) + ": no inter-process handles for this memory");
+}
+void Memory::ipc_close(void*) const {}
+
+Buffer shared_buffer(const Memory& mem, MPI_Comm group, std::size_t bytes) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(group, &rank);
+  MPI_Comm_size(group, &size);
+  if (size == 1) return Buffer(mem, bytes);
+  if (mem.kind() == MemKind::host) {
+    // Rank 0's segment of a shared window, 64-byte aligned like host buffers.
+    char* base = nullptr;
+    MPI_Win win = MPI_WIN_NULL;
+    const MPI_Aint mine = rank == 0 ? static_cast<MPI_Aint>(bytes + 64) : 0;
+    if (MPI_Win_allocate_shared(mine, 1, MPI_INFO_NULL, group, &base, &win) != MPI_SUCCESS)
+      throw Error("shared buffer: MPI_Win_allocate_shared of " + std::to_string(bytes) + " bytes failed");
+    MPI_Aint got = 0;
+    int unit = 0;
+    MPI_Win_shared_query(win, 0, &got, &unit, &base);
+    auto* aligned = reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(base) + 63) / 64 * 64);
+    return Buffer(std::shared_ptr<void>(aligned,
+                                        [win](void*) mutable {
+                                          int finalized = 0;
+                                          MPI_Finalized(&finalized);
+                                          if (!finalized) MPI_Win_free(&win);
+                                        }),
+                  bytes);
+  }
+  void* ptr = nullptr;
+  std::string handle;
+  if (rank == 0) {
+    ptr = mem.allocate(bytes);
+    handle = mem.ipc_handle(ptr);
+  }
+  int len = static_cast<int>(handle.size());
+  MPI_Bcast(&len, 1, MPI_INT, 0, group);
+  handle.resize(static_cast<std::size_t>(len));
+  MPI_Bcast(handle.data(), len, MPI_BYTE, 0, group);
+  if (rank != 0) ptr = mem.ipc_open(handle);
+  return Buffer(std::shared_ptr<void>(ptr,
+                                      [m = &mem, group, rank](void* p) {
+                                        int finalized = 0;
+                                        MPI_Finalized(&finalized);
+                                        if (rank != 0) m->ipc_close(p);
+                                        if (!finalized) MPI_Barrier(group);  // every mapping closed
+                                        if (rank == 0) m->release(p);
+                                      }),
+                bytes);
+}
 
 }  // namespace mcb

@@ -3,6 +3,7 @@
 // MCB_ENABLE_CUDA; a machine without a usable GPU gets a clear Error.
 #include <cuda_runtime.h>
 
+#include <cstring>
 #include <string>
 
 #include "mcb/error.hpp"
@@ -31,13 +32,27 @@ class CudaMemory final : public Memory {
     devices_ = n;
   }
   MemKind kind() const override { return MemKind::cuda; }
-  void select_device(int local_rank) const override { check(cudaSetDevice(local_rank % devices_), "cudaSetDevice"); }
+  void select_device(int gpu) const override { check(cudaSetDevice(gpu % devices_), "cudaSetDevice"); }
   void* allocate(std::size_t bytes) const override {
     void* p = nullptr;
     check(cudaMalloc(&p, bytes == 0 ? 1 : bytes), "cudaMalloc");
     return p;
   }
   void release(void* ptr) const override { cudaFree(ptr); }
+  std::string ipc_handle(void* ptr) const override {
+    cudaIpcMemHandle_t h{};
+    check(cudaIpcGetMemHandle(&h, ptr), "cudaIpcGetMemHandle");
+    return std::string(reinterpret_cast<const char*>(&h), sizeof h);
+  }
+  void* ipc_open(const std::string& handle) const override {
+    cudaIpcMemHandle_t h{};
+    if (handle.size() != sizeof h) throw Error("--mem cuda: an IPC handle of the wrong size");
+    std::memcpy(&h, handle.data(), sizeof h);
+    void* p = nullptr;
+    check(cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess), "cudaIpcOpenMemHandle");
+    return p;
+  }
+  void ipc_close(void* ptr) const override { (void)cudaIpcCloseMemHandle(ptr); }
   void copy(void* dst, const void* src, std::size_t bytes) const override {
     if (bytes) check(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault), "cudaMemcpy");
   }

@@ -2,6 +2,7 @@
 // with MCB_ENABLE_HIP.
 #include <hip/hip_runtime_api.h>
 
+#include <cstring>
 #include <string>
 
 #include "mcb/error.hpp"
@@ -23,13 +24,27 @@ class HipMemory final : public Memory {
     devices_ = n;
   }
   MemKind kind() const override { return MemKind::hip; }
-  void select_device(int local_rank) const override { check(hipSetDevice(local_rank % devices_), "hipSetDevice"); }
+  void select_device(int gpu) const override { check(hipSetDevice(gpu % devices_), "hipSetDevice"); }
   void* allocate(std::size_t bytes) const override {
     void* p = nullptr;
     check(hipMalloc(&p, bytes == 0 ? 1 : bytes), "hipMalloc");
     return p;
   }
   void release(void* ptr) const override { (void)hipFree(ptr); }
+  std::string ipc_handle(void* ptr) const override {
+    hipIpcMemHandle_t h{};
+    check(hipIpcGetMemHandle(&h, ptr), "hipIpcGetMemHandle");
+    return std::string(reinterpret_cast<const char*>(&h), sizeof h);
+  }
+  void* ipc_open(const std::string& handle) const override {
+    hipIpcMemHandle_t h{};
+    if (handle.size() != sizeof h) throw Error("--mem hip: an IPC handle of the wrong size");
+    std::memcpy(&h, handle.data(), sizeof h);
+    void* p = nullptr;
+    check(hipIpcOpenMemHandle(&p, h, hipIpcMemLazyEnablePeerAccess), "hipIpcOpenMemHandle");
+    return p;
+  }
+  void ipc_close(void* ptr) const override { (void)hipIpcCloseMemHandle(ptr); }
   void copy(void* dst, const void* src, std::size_t bytes) const override {
     if (bytes) check(hipMemcpy(dst, src, bytes, hipMemcpyDefault), "hipMemcpy");
   }

@@ -160,6 +160,34 @@ TEST_F(ParseOptions, Defaults) {
   EXPECT_FALSE(o.params.has("radix"));
 }
 
+TEST_F(ParseOptions, GpuOptionsOnlyWhereOffered) {
+  EXPECT_NE(error({"--procs-per-gpu", "2"}).find("--procs-per-gpu"), std::string::npos);  // not offered
+  auto with = [&](std::initializer_list<const char*> args) {
+    std::vector<const char*> argv{"mcb_test"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    Offer offer;
+    offer.gpus = true;
+    return parse_options(static_cast<int>(argv.size()), argv.data(), "mcb_test", algorithms_, Tool::benchmark, offer);
+  };
+  const Options o = with({"--gpus-per-node", "2", "--procs-per-gpu", "4", "--gpu-aware", "no"}).options;
+  EXPECT_EQ(o.layout.gpus_per_node, 2);
+  EXPECT_EQ(o.layout.procs_per_gpu, 4);
+  EXPECT_EQ(o.gpu_aware, GpuAware::no);
+  EXPECT_EQ(with({}).options.layout.procs_per_gpu, 1);
+  EXPECT_EQ(with({}).options.gpu_aware, GpuAware::automatic);
+  auto with_error = [&](std::initializer_list<const char*> args) {
+    try {
+      with(args);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(with_error({"--gpu-aware", "maybe"}), "--gpu-aware maybe: expected auto, yes or no");
+  EXPECT_EQ(with_error({"--procs-per-gpu", "0"}), "--procs-per-gpu 0: must be >= 1");
+  EXPECT_EQ(with_error({"--gpus-per-node", "0"}), "--gpus-per-node 0: must be >= 1");
+}
+
 TEST_F(ParseOptions, InPlaceOnlyWhereTheCollectiveHasIt) {
   EXPECT_FALSE(parse({}).options.in_place);
   EXPECT_NE(error({"--in-place"}).find("--in-place"), std::string::npos);  // not offered: CLI11 rejects it

@@ -41,6 +41,19 @@ Plan ring(const CollArgs& args);
 /// reduce_scatter, inter_node (several nodes), allgather.
 Plan lane(const CollArgs& args, const Layout& layout, const Params& params);
 
+// The multi-process-per-GPU allreduces (allreduce-multi-process-per-gpu,
+// Section IV): the PPG processes of a GPU (--procs-per-gpu, local rank l on
+// GPU l / PPG) share its send and receive buffers, and process l % PPG
+// works on slice l % PPG of the vector; with --gpu-aware no each stages its
+// slice through host memory (phases d2h, h2d).
+
+/// One MPI_Allreduce per slice among the processes of the same slice on
+/// every GPU. Phases: allreduce.
+Plan ppg_standard(const CollArgs& args, const Layout& layout, const Params& params);
+/// lane's steps per slice: reduce_scatter among the node's GPUs, the chunk
+/// allreduced across nodes by --inner, allgatherv. Phases as lane.
+Plan ppg_lane(const CollArgs& args, const Layout& layout, const Params& params);
+
 // The shared-memory algorithms of allreduce-shared-memory-multiradix. Each
 // runs on the layout's communicator (args.comm must be layout.comm()),
 // needs the same number of ranks on every node, and keeps a node-wide

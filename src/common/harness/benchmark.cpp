@@ -19,6 +19,10 @@
 #include "mcb/error.hpp"
 #include "mcb/layout.hpp"
 
+#if !defined(MPICH_VERSION) && __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>  // Open MPI: MPIX_Query_cuda_support, MPIX_Query_rocm_support
+#endif
+
 namespace mcb::bench {
 
 namespace {
@@ -58,6 +62,43 @@ Identity identify(MPI_Comm comm) {
   MPI_Bcast(stamp, sizeof stamp, MPI_CHAR, 0, comm);
   id.start_time = stamp;
   return id;
+}
+
+// Whether this MPI takes pointers of `kind` (--gpu-aware auto): host
+// always; device memory as the MPI's own query says, no when it has none.
+bool mpi_takes(MemKind kind) {
+  if (kind == MemKind::host) return true;
+#if defined(MPICH_VERSION)
+  int yes = 0;
+  MPIX_GPU_query_support(kind == MemKind::cuda ? MPIX_GPU_SUPPORT_CUDA : MPIX_GPU_SUPPORT_HIP, &yes);
+  return yes != 0;
+#else
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  if (kind == MemKind::cuda) return MPIX_Query_cuda_support() == 1;
+#endif
+#if defined(MPIX_ROCM_AWARE_SUPPORT) && MPIX_ROCM_AWARE_SUPPORT
+  if (kind == MemKind::hip) return MPIX_Query_rocm_support() == 1;
+#endif
+  return false;
+#endif
+}
+
+// One process per GPU (the first of each): the layout the reference and
+// the algorithms that do not split a GPU's buffers run on. Collective over
+// layout.comm(); the other processes get nullopt.
+std::optional<Layout> gpu_leaders(const Layout& layout) {
+  MPI_Comm sub = MPI_COMM_NULL;
+  const int block_position = layout.node() * layout.ranks_per_node() + layout.local_rank();
+  MPI_Comm_split(layout.comm(), layout.gpu_rank() == 0 ? 0 : MPI_UNDEFINED, block_position, &sub);
+  if (sub == MPI_COMM_NULL) return std::nullopt;
+  LayoutOptions o = layout.options();
+  o.procs_per_gpu = 1;
+  o.gpus_per_node = 0;
+  o.region = {};
+  if (o.ranks_per_node > 0) o.ranks_per_node = layout.gpus_per_node();
+  std::optional<Layout> leaders = Layout::create(sub, o);
+  MPI_Comm_free(&sub);
+  return leaders;
 }
 
 struct Measurement {
@@ -124,6 +165,7 @@ Measurement measure(const Plan& plan, MPI_Comm comm, int iterations, int warmup,
 
 struct Buffers {
   Buffer send, recv, ref;
+  Buffer host_send, host_recv;  // --gpu-aware no: what MPI sees instead
   std::vector<unsigned char> send_host, pristine, recv_host, ref_host;
 };
 
@@ -131,7 +173,11 @@ class Runner {
  public:
   /// Collective over `world`; its rank 0 (rank 0 of every layout) reports.
   Runner(const CollectiveSpec& spec, const Options& opt, const Memory& mem, MPI_Comm world)
-      : spec_(spec), opt_(opt), mem_(mem), id_(identify(world)) {
+      : spec_(spec),
+        opt_(opt),
+        mem_(mem),
+        id_(identify(world)),
+        gpu_aware_(opt.gpu_aware == GpuAware::automatic ? mpi_takes(opt.mem) : opt.gpu_aware == GpuAware::yes) {
     int rank = 0;
     MPI_Comm_rank(world, &rank);
     // Rank 0 writes the files; an open failure there stops every rank.
@@ -154,11 +200,25 @@ class Runner {
     if (max_count > static_cast<std::size_t>(INT_MAX) || most > INT_MAX / tb)
       throw Error("--message-size " + std::to_string(opt_.sizes.back()) + ": a buffer of " + std::to_string(most * tb) +
                   " bytes on " + std::to_string(p) + " ranks is too large for one MPI count");
+    // Processes of one GPU share its buffers; one per GPU runs the reference
+    // and the algorithms that do not split the buffers.
+    groups_ = spec_.gpus && layout.procs_per_gpu() > 1;
+    writer_rank_ = !groups_ || layout.gpu_rank() == 0;
+    leaders_ = groups_ ? agree_on(layout.comm(), [&] { return gpu_leaders(layout); }) : std::nullopt;
+    const std::size_t send_bytes = spec_.send_elements(max_count, p) * tb;
+    const std::size_t recv_bytes = spec_.recv_elements(max_count, p) * tb;
     Buffers b = agree_on(layout_->comm(), [&] {
       Buffers x;
-      x.send = Buffer(mem_, spec_.send_elements(max_count, p) * tb);
-      x.recv = Buffer(mem_, spec_.recv_elements(max_count, p) * tb);
-      if (opt_.validate) x.ref = Buffer(mem_, x.recv.bytes());
+      auto buffer = [&](std::size_t bytes) {
+        return groups_ ? shared_buffer(mem_, layout.gpu_comm(), bytes) : Buffer(mem_, bytes);
+      };
+      x.send = buffer(send_bytes);
+      x.recv = buffer(recv_bytes);
+      if (opt_.validate && gpu_aware_) x.ref = buffer(recv_bytes);
+      if (!gpu_aware_ && !algorithm.per_gpu) {
+        x.host_send = Buffer(host_memory(), send_bytes);
+        x.host_recv = Buffer(host_memory(), recv_bytes);
+      }
       return x;
     });
     std::unique_ptr<ConsoleTable> table;  // Tool::benchmark only
@@ -173,12 +233,13 @@ class Runner {
                     opt_.type.mpi,
                     layout_->comm(),
                     spec_.op ? spec_.op() : MPI_OP_NULL,
-                    &mem_};
+                    &mem_,
+                    gpu_aware_};
       spdlog::debug("{}: setting up for {} bytes", algorithm.name, size);
       // The setup (the persistent interface's init), timed: the max over ranks.
       MPI_Barrier(layout_->comm());
       const double t0 = MPI_Wtime();
-      Plan plan = agree_on(layout_->comm(), [&] { return algorithm.make(args, layout, config.params); });
+      Plan plan = make_plan(algorithm, config, args, b, count);
       double setup_us = (MPI_Wtime() - t0) * 1e6;
       MPI_Allreduce(MPI_IN_PLACE, &setup_us, 1, MPI_DOUBLE, MPI_MAX, layout_->comm());
       if (!started && layout_->rank() == 0) {
@@ -215,53 +276,132 @@ class Runner {
     return names;
   }
 
+  // The plan of `algorithm` as this run needs it: on one process per GPU
+  // when processes share a GPU's buffers and the algorithm does not split
+  // them (the others run phases of the same names that do nothing), and
+  // through host copies (phases d2h and h2d around the algorithm's) when
+  // MPI must not see the buffers and the algorithm does not stage itself.
+  Plan make_plan(const Algorithm& algorithm, const Config& config, const CollArgs& args, const Buffers& b,
+                 std::size_t count) {
+    const bool by_leaders = groups_ && !algorithm.per_gpu;
+    const bool stage = !gpu_aware_ && !algorithm.per_gpu;
+    Plan plan = agree_on(layout_->comm(), [&] {
+      if (by_leaders && !leaders_) return Plan();
+      const Layout& on = by_leaders ? *leaders_ : *layout_;
+      CollArgs a = args;
+      a.comm = on.comm();
+      if (!stage) return algorithm.make(a, on, config.params);
+      CollArgs h = a;
+      h.mem = &host_memory();
+      h.gpu_aware = true;
+      if (a.sendbuf != MPI_IN_PLACE) h.sendbuf = b.host_send.data();
+      h.recvbuf = b.host_recv.data();
+      const std::size_t tb = opt_.type.bytes, nsend = spec_.send_elements(count, on.size()) * tb,
+                        nrecv = spec_.recv_elements(count, on.size()) * tb;
+      const Plan inner = algorithm.make(h, on, config.params);
+      Plan staged;
+      const Memory* mem = &mem_;
+      staged.add("d2h", [a, h, mem, nsend, nrecv] {
+        if (a.sendbuf == MPI_IN_PLACE)
+          mem->copy(h.recvbuf, a.recvbuf, nrecv);
+        else
+          mem->copy(const_cast<void*>(h.sendbuf), a.sendbuf, nsend);
+      });
+      staged.append(inner);
+      staged.add("h2d", [a, h, mem, nrecv] { mem->copy(a.recvbuf, h.recvbuf, nrecv); });
+      for (const auto& [name, value] : inner.params()) staged.set_param(name, value);
+      return staged;
+    });
+    if (!by_leaders) return plan;
+    // The leader's phase names to the other processes of its GPU.
+    std::string names;
+    for (const auto& n : plan.phase_names()) names += n + "\n";
+    int len = static_cast<int>(names.size());
+    MPI_Bcast(&len, 1, MPI_INT, 0, layout_->gpu_comm());
+    names.resize(static_cast<std::size_t>(len));
+    MPI_Bcast(names.data(), len, MPI_CHAR, 0, layout_->gpu_comm());
+    if (leaders_) return plan;
+    Plan idle;
+    for (std::size_t at = 0, end; (end = names.find('\n', at)) != std::string::npos; at = end + 1)
+      idle.add(names.substr(at, end - at), [] {});
+    return idle;
+  }
+
+  // This rank's index and the number of ranks for the validation pattern:
+  // with processes sharing GPUs, the GPU's.
+  int pattern_rank() const { return groups_ ? layout_->gpu_id() : layout_->rank(); }
+  int pattern_size() const { return groups_ ? layout_->num_gpus() : layout_->size(); }
+  // After the first process of each GPU wrote its shared buffers.
+  void gpu_sync() const {
+    if (groups_) MPI_Barrier(layout_->gpu_comm());
+  }
+
   void fill_send(Buffers& b, std::size_t count) {
-    const int p = layout_->size();
+    const int p = pattern_size();
     const std::size_t n = spec_.send_elements(count, p), tb = opt_.type.bytes;
     b.send_host.resize(n * tb);
     for (std::size_t i = 0; i < n; ++i)
-      store_element(opt_.type, &b.send_host[i * tb], spec_.send_value(layout_->rank(), p, count, i));
-    mem_.copy(b.send.data(), b.send_host.data(), n * tb);
+      store_element(opt_.type, &b.send_host[i * tb], spec_.send_value(pattern_rank(), p, count, i));
+    if (writer_rank_) mem_.copy(b.send.data(), b.send_host.data(), n * tb);
     b.pristine = b.send_host;
-    if (opt_.in_place) place_in(b.recv, b.pristine, count);
+    if (opt_.in_place && writer_rank_) place_in(b.recv.data(), b.pristine, count);
+    gpu_sync();
   }
 
   // In place: the send data goes to its place in a receive buffer.
-  void place_in(const Buffer& recv, const std::vector<unsigned char>& data, std::size_t count) const {
-    const std::size_t offset = spec_.in_place_offset(layout_->rank(), layout_->size(), count);
-    mem_.copy(recv.as<unsigned char>() + offset * opt_.type.bytes, data.data(), data.size());
+  void place_in(void* recv, const std::vector<unsigned char>& data, std::size_t count,
+                const Memory* mem = nullptr) const {
+    const std::size_t offset = spec_.in_place_offset(pattern_rank(), pattern_size(), count);
+    (mem ? *mem : mem_).copy(static_cast<unsigned char*>(recv) + offset * opt_.type.bytes, data.data(), data.size());
   }
 
   // Runs the plan once more into a poisoned receive buffer (holding only the
   // rank's own data when in place) and compares every element with the
   // system MPI's collective on the same input, then checks that the send
   // buffer is unchanged (after all timed runs and this one).
+  // With processes sharing GPUs, one per GPU (the first) poisons, runs the
+  // reference among the GPUs and compares; the GPU's buffers are theirs too.
+  // Without --gpu-aware, the reference runs on host copies.
   bool validate(const Algorithm& algorithm, const Plan& plan, const CollArgs& args, Buffers& b, std::size_t size) {
-    const int p = layout_->size();
+    const int p = pattern_size();
     const std::size_t tb = opt_.type.bytes, count = static_cast<std::size_t>(args.count);
     const std::size_t nrecv = spec_.recv_elements(count, p), nsend = spec_.send_elements(count, p);
-    mem_.fill(b.recv.data(), 0xA5, nrecv * tb);
-    mem_.fill(b.ref.data(), 0x5A, nrecv * tb);
-    if (opt_.in_place) {
-      place_in(b.recv, b.pristine, count);
-      place_in(b.ref, b.pristine, count);
+    if (writer_rank_) {
+      mem_.fill(b.recv.data(), 0xA5, nrecv * tb);
+      if (opt_.in_place) place_in(b.recv.data(), b.pristine, count);
     }
+    gpu_sync();
     plan.execute();
-    CollArgs ref = args;
-    ref.recvbuf = b.ref.data();
-    spec_.reference(ref);
+    b.ref_host.assign(nrecv * tb, 0x5A);
+    if (writer_rank_) {
+      CollArgs ref = args;
+      ref.comm = groups_ ? leaders_->comm() : args.comm;
+      if (gpu_aware_) {
+        mem_.fill(b.ref.data(), 0x5A, nrecv * tb);
+        if (opt_.in_place) place_in(b.ref.data(), b.pristine, count);
+        ref.recvbuf = b.ref.data();
+        spec_.reference(ref);
+        mem_.copy(b.ref_host.data(), b.ref.data(), nrecv * tb);
+      } else {
+        std::vector<unsigned char> send = b.pristine;
+        if (opt_.in_place) place_in(b.ref_host.data(), b.pristine, count, &host_memory());
+        ref.sendbuf = opt_.in_place ? MPI_IN_PLACE : send.data();
+        ref.recvbuf = b.ref_host.data();
+        ref.mem = &host_memory();
+        spec_.reference(ref);
+      }
+    }
+    gpu_sync();  // every process of a GPU wrote its slice
     b.recv_host.resize(nrecv * tb);
-    b.ref_host.resize(nrecv * tb);
     mem_.copy(b.recv_host.data(), b.recv.data(), nrecv * tb);
-    mem_.copy(b.ref_host.data(), b.ref.data(), nrecv * tb);
     mem_.copy(b.send_host.data(), b.send.data(), nsend * tb);
 
     std::size_t wrong = 0, first = 0;
-    const bool compared = !spec_.root_result || layout_->rank() == 0;
+    const bool compared = (!spec_.root_result || layout_->rank() == 0) && writer_rank_;
     for (std::size_t i = 0; i < (compared ? nrecv : 0); ++i)
       if (std::memcmp(&b.recv_host[i * tb], &b.ref_host[i * tb], tb) != 0 && wrong++ == 0) first = i;
     std::size_t changed = 0, first_changed = 0;
-    for (std::size_t i = 0; i < (opt_.in_place ? 0 : nsend); ++i)  // in place: no send buffer
+    for (std::size_t i = 0; i < (opt_.in_place || !writer_rank_ ? 0 : nsend); ++i)  // in place: no send buffer
       if (std::memcmp(&b.send_host[i * tb], &b.pristine[i * tb], tb) != 0 && changed++ == 0) first_changed = i;
     const std::string where = spec_.binary + ": validation failed: algorithm " + algorithm.name + ", size " +
                               std::to_string(size) + " B, rank " + std::to_string(layout_->rank());
@@ -275,6 +415,7 @@ class Runner {
                    where.c_str(), first_changed, format_element(opt_.type, &b.pristine[first_changed * tb]).c_str(),
                    format_element(opt_.type, &b.send_host[first_changed * tb]).c_str(), changed);
     if (changed) mem_.copy(b.send.data(), b.pristine.data(), nsend * tb);
+    gpu_sync();
     int bad = (wrong || changed) ? 1 : 0, any = 0;
     MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, layout_->comm());
     return any == 0;
@@ -299,6 +440,7 @@ class Runner {
       std::printf("# type: %s (%zu B), size: %s, memory: %s%s, phase mode: %s\n", opt_.type.name.c_str(),
                   opt_.type.bytes, spec_.size_unit.c_str(), to_string(opt_.mem).c_str(), in_place_text().c_str(),
                   to_string(mode).c_str());
+      if (spec_.gpus) print_gpus();
       std::printf("# latency: per iteration the max over ranks, then statistics over iterations\n");
       table->header();
       return;
@@ -308,6 +450,13 @@ class Runner {
     std::printf(
         "# times: median over iterations of the max over ranks (us); embedded: phases timed inside the run, "
         "isolated: each phase alone between barriers; Largest: the phase with the largest share of the sum\n");
+  }
+
+  // "# GPUs: ..." for the collectives that offer --procs-per-gpu.
+  void print_gpus() const {
+    const int g = layout_->gpus_per_node(), ppg = layout_->procs_per_gpu();
+    std::printf("# GPUs: %d per node, %d process%s per GPU%s, GPU-aware MPI: %s\n", g, ppg, ppg == 1 ? "" : "es",
+                groups_ ? " sharing its buffers" : "", gpu_aware_ ? "yes" : "no (host copies)");
   }
 
   // ", in place: yes|no" for the collectives that have an in-place mode.
@@ -359,7 +508,10 @@ class Runner {
           .set("host", id_.host)
           .set("start_time", id_.start_time)
           .set("in_place", static_cast<long long>(opt_.in_place ? 1 : 0))
-          .set("setup_us", setup_us);
+          .set("setup_us", setup_us)
+          .set("gpus_per_node", static_cast<long long>(layout_->gpus_per_node()))
+          .set("procs_per_gpu", static_cast<long long>(layout_->procs_per_gpu()))
+          .set("gpu_aware", static_cast<long long>(gpu_aware_ ? 1 : 0));
       writer_->write(row);
     }
   }
@@ -369,6 +521,10 @@ class Runner {
   const Memory& mem_;
   Identity id_;
   const Layout* layout_ = nullptr;
+  bool gpu_aware_ = true;          // MPI takes the buffers (--gpu-aware resolved)
+  bool groups_ = false;            // processes share a GPU's buffers
+  bool writer_rank_ = true;        // the first process of its GPU, or every rank
+  std::optional<Layout> leaders_;  // one process per GPU (the first ones only)
   std::unique_ptr<RowWriter> writer_;
   std::unique_ptr<BreakdownTable> breakdown_;
   bool header_printed_ = false;
@@ -398,8 +554,11 @@ int run_all(int argc, char** argv, const CollectiveSpec& spec) {
   int world_rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   try {
-    ParseResult parsed = parse_options(argc, argv, spec.binary, *spec.algorithms, spec.tool,
-                                       {spec.in_place_offset != nullptr, spec.types});
+    Offer offer;
+    offer.in_place = spec.in_place_offset != nullptr;
+    offer.gpus = spec.gpus;
+    offer.types = spec.types;
+    ParseResult parsed = parse_options(argc, argv, spec.binary, *spec.algorithms, spec.tool, offer);
     if (parsed.exit_code) {
       if (world_rank == 0) std::fputs(parsed.output.c_str(), stdout);
       return *parsed.exit_code;
@@ -410,7 +569,7 @@ int run_all(int argc, char** argv, const CollectiveSpec& spec) {
     spdlog::info("layout: {}; node {} local rank {}", layout.describe(), layout.node(), layout.local_rank());
     const Memory& mem = *agree_on(layout.comm(), [&] {
       const Memory* m = &memory_for(opt.mem);
-      m->select_device(layout.local_rank());
+      m->select_device(layout.gpu());
       return m;
     });
     std::vector<int> node_counts = opt.nodes.empty() ? std::vector<int>{layout.num_nodes()} : opt.nodes;

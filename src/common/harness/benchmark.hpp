@@ -43,6 +43,12 @@ struct CollectiveSpec {
   /// Only rank 0's receive buffer is defined (reduce): validation compares
   /// rank 0's alone.
   bool root_result = false;
+  /// Offers --gpus-per-node, --procs-per-gpu and --gpu-aware: with more than
+  /// one process per GPU, each GPU has one send and one receive buffer that
+  /// its processes share (shared_buffer()), filled as the GPU's (validation
+  /// pattern of the GPU index over the GPUs), and the reference runs on one
+  /// process per GPU.
+  bool gpus = false;
   /// What -m measures, for the header: "bytes per block", "bytes of the vector".
   std::string size_unit = "bytes per block";
 };

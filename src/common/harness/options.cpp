@@ -155,6 +155,8 @@ std::string list_algorithms(const std::string& binary, const std::vector<Algorit
   return out.str();
 }
 
+std::string to_string(GpuAware g) { return g == GpuAware::yes ? "yes" : g == GpuAware::no ? "no" : "auto"; }
+
 ParseResult parse_options(int argc, const char* const* argv, const std::string& binary,
                           const std::vector<Algorithm>& algorithms, Tool tool, const Offer& offer) {
   const bool breakdown = tool == Tool::breakdown;
@@ -180,6 +182,17 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
     app.add_flag("-l,--in-place", o.in_place,
                  "MPI_IN_PLACE: each rank's data starts in its receive buffer (OSU's -l); the receive count is used");
   app.add_option("-d,--mem", mem, "buffer memory: host, cuda or hip")->capture_default_str();
+  std::string gpu_aware = "auto";
+  if (offer.gpus) {
+    app.add_option("--gpus-per-node", o.layout.gpus_per_node,
+                   "G GPUs per node (default: ranks per node / --procs-per-gpu); local rank l drives GPU l / PPG");
+    app.add_option("--procs-per-gpu", o.layout.procs_per_gpu,
+                   "PPG processes per GPU sharing its buffers, each working on its slice")
+        ->capture_default_str();
+    app.add_option("--gpu-aware", gpu_aware,
+                   "auto, yes (MPI on device pointers) or no (MPI on host copies of the device buffers)")
+        ->capture_default_str();
+  }
   app.add_option("-T,--type", type, "element type: " + type_list)->capture_default_str();
   app.add_option("--csv", o.csv, "write one CSV row per (algorithm, size, phase) to FILE");
   app.add_option("--json", o.json, "write the same rows as JSON Lines to FILE");
@@ -243,6 +256,18 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
   if (app.count("--ranks-per-node") && o.layout.ranks_per_node < 1)
     throw Error("--ranks-per-node " + std::to_string(o.layout.ranks_per_node) + ": must be >= 1");
   o.mem = parse_mem_kind(mem);
+  if (gpu_aware == "auto")
+    o.gpu_aware = GpuAware::automatic;
+  else if (gpu_aware == "yes")
+    o.gpu_aware = GpuAware::yes;
+  else if (gpu_aware == "no")
+    o.gpu_aware = GpuAware::no;
+  else
+    throw Error("--gpu-aware " + gpu_aware + ": expected auto, yes or no");
+  if (offer.gpus && app.count("--gpus-per-node") && o.layout.gpus_per_node < 1)
+    throw Error("--gpus-per-node " + std::to_string(o.layout.gpus_per_node) + ": must be >= 1");
+  if (o.layout.procs_per_gpu < 1)
+    throw Error("--procs-per-gpu " + std::to_string(o.layout.procs_per_gpu) + ": must be >= 1");
   o.layout.order = parse_rank_order(order);
   o.layout.region = RegionSpec::parse(region);
   if (phase_mode == "embedded")

@@ -29,6 +29,11 @@ struct Config {
   bool named = false;  // named in --algorithm (not only through "all")
 };
 
+/// --gpu-aware: MPI calls on device pointers (yes), on host copies (no), or
+/// as the MPI says it can (auto).
+enum class GpuAware { automatic, yes, no };
+std::string to_string(GpuAware g);
+
 struct Options {
   std::vector<std::size_t> sizes;  // bytes per block, ascending
   int iterations = 0;              // 0: OSU's default for each size
@@ -37,6 +42,7 @@ struct Options {
   bool validate = false;
   bool in_place = false;  // MPI_IN_PLACE as the send buffer (--in-place)
   MemKind mem = MemKind::host;
+  GpuAware gpu_aware = GpuAware::automatic;
   Datatype type;
   std::string csv, json;
   std::vector<std::string> algorithms;  // resolved names, in the order given
@@ -61,6 +67,7 @@ struct Offer {
   bool in_place = false;  // --in-place
   /// The element types -T accepts; the first is the default.
   std::vector<std::string> types{"char", "int", "float", "double"};
+  bool gpus = false;  // --gpus-per-node, --procs-per-gpu, --gpu-aware
 };
 
 /// Parses argv for benchmark `binary` offering `algorithms`. Throws Error

@@ -27,6 +27,10 @@ struct CollArgs {
   MPI_Comm comm = MPI_COMM_NULL;
   MPI_Op op = MPI_OP_NULL;
   const Memory* mem = nullptr;  // nullptr: host memory
+  /// Whether MPI may be handed pointers of `mem` (--gpu-aware). Algorithms
+  /// marked Algorithm::per_gpu stage through host copies themselves when
+  /// not; the harness stages the others.
+  bool gpu_aware = true;
 
   const Memory& memory() const { return mem ? *mem : host_memory(); }
   int rank() const;
@@ -103,6 +107,11 @@ struct Algorithm {
   /// Why the algorithm cannot run on a layout ("" when it can); --algorithm
   /// all skips it with a note, naming it explicitly is an error.
   std::function<std::string(const Layout&)> unsupported;
+  /// Works on buffers shared by the processes of a GPU (--procs-per-gpu),
+  /// each process its slice, and stages through host copies itself when
+  /// !CollArgs::gpu_aware. The others run on one process per GPU, and the
+  /// harness stages them.
+  bool per_gpu = false;
 };
 
 }  // namespace mcb

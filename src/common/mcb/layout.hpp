@@ -39,6 +39,11 @@ struct LayoutOptions {
   int ranks_per_node = 0;  // 0: nodes from MPI_COMM_TYPE_SHARED
   RankOrder order = RankOrder::block;
   RegionSpec region;
+  /// GPUs: G per node (0: ranks per node / procs_per_gpu) and PPG processes
+  /// per GPU, in block order: local rank l drives GPU l / PPG as its process
+  /// l % PPG (allreduce-multi-process-per-gpu, Section IV-A).
+  int gpus_per_node = 0;
+  int procs_per_gpu = 1;
 };
 
 class Layout {
@@ -82,6 +87,21 @@ class Layout {
   /// of a uniform layout); all zeros when options().region is none.
   const std::vector<int>& local_regions() const { return local_regions_; }
 
+  /// GPUs (LayoutOptions::gpus_per_node, procs_per_gpu): my GPU's index on
+  /// my node (local rank / PPG), my rank among its processes (local rank %
+  /// PPG), its index over all nodes (node * G + gpu()), and the ranks that
+  /// drive it (ordered by local rank). Without GPU options every rank has a
+  /// GPU of its own.
+  int gpus_per_node() const { return gpus_per_node_; }
+  int procs_per_gpu() const { return options_.procs_per_gpu; }
+  int gpu() const { return local_rank() / options_.procs_per_gpu; }
+  int gpu_rank() const { return local_rank() % options_.procs_per_gpu; }
+  int gpu_id() const { return node() * gpus_per_node_ + gpu(); }
+  int num_gpus() const { return size_ / options_.procs_per_gpu; }
+  MPI_Comm gpu_comm() const { return gpu_comm_; }
+  /// Whether --gpus-per-node or --procs-per-gpu was given.
+  bool gpus_given() const { return options_.gpus_per_node > 0 || options_.procs_per_gpu > 1; }
+
   /// A communicator split from comm() with (color, key), created on the
   /// first call for `name` and cached; collective over comm() then.
   MPI_Comm derived(const std::string& name, int color, int key) const;
@@ -98,6 +118,8 @@ class Layout {
   MPI_Comm node_comm_ = MPI_COMM_NULL;
   MPI_Comm lane_comm_ = MPI_COMM_NULL;
   MPI_Comm region_comm_ = MPI_COMM_NULL;
+  MPI_Comm gpu_comm_ = MPI_COMM_NULL;
+  int gpus_per_node_ = 0;
   int rank_ = 0, size_ = 0, num_nodes_ = 0, ranks_per_node_ = 0;
   int region_ = 0, num_regions_ = 1;
   std::vector<int> node_of_, local_rank_of_, node_sizes_, local_regions_;
