@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything mcb needs to build and test, from Debian 12's packages:
 # a compiler and CMake, Open MPI and MPICH, CLI11, spdlog, hwloc, GoogleTest,
-# clang-format, and pandas/matplotlib for the schema test and plots/.
+# clang-format, pandas/matplotlib for the schema test and plots/, and
+# hipcc/libamdhip64-dev to compile the HIP backend (no AMD GPU needed).
 # Needs root (or sudo). Safe to run again.
 set -euo pipefail
 packages=(
@@ -9,6 +10,7 @@ packages=(
   openmpi-bin libopenmpi-dev mpich libmpich-dev
   libcli11-dev libspdlog-dev libfmt-dev libhwloc-dev hwloc
   libgtest-dev clang-format
+  hipcc libamdhip64-dev
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -278,3 +278,20 @@ mcb_bad_input(allreduce_ppg_product 8 "--gpus-per-node 2 x --procs-per-gpu 4 = 8
 mcb_bad_input(allreduce_gpu_aware 2 "--gpu-aware maybe: expected auto, yes or no" -- ${AR} --gpu-aware maybe)
 mcb_bad_input(allreduce_ppg_cuda_missing 4 "this build has no CUDA backend"
               -- ${AR} -d cuda --ranks-per-node 2 --procs-per-gpu 2)
+
+# On a GPU (CUDA or HIP build): the same algorithms on device buffers shared
+# through IPC handles, GPU-aware MPI and host copies. Without a GPU these
+# are reported as skipped, not passed.
+foreach(dev cuda hip)
+  string(TOUPPER ${dev} DEV)
+  if(MCB_HAVE_${DEV})
+    mcb_mpi_test(gpu_allreduce_ppg_${dev}_host_copy 4 --expect-ranks --expect-rows 20
+                 -- ${AR} -d ${dev} -c -m 4,20,16384,4194304 -i 2 -x 1 --algorithm ${PPG_ALGOS} --ranks-per-node 4
+                 --gpus-per-node 2 --procs-per-gpu 2 --gpu-aware no)
+    mcb_mpi_test(gpu_allreduce_ppg_${dev}_aware 4 --expect-ranks --expect-rows 16
+                 -- ${AR} -d ${dev} -c -m 4,20,16384,4194304 -i 2 -x 1 --algorithm lane,ppg_standard,ppg_lane,system
+                 --ranks-per-node 4 --gpus-per-node 2 --procs-per-gpu 2 --gpu-aware yes)
+    set_tests_properties(gpu_allreduce_ppg_${dev}_host_copy gpu_allreduce_ppg_${dev}_aware PROPERTIES
+                         LABELS gpu SKIP_REGULAR_EXPRESSION "no usable ${DEV} device|no ${DEV} device on this node")
+  endif()
+endforeach()
