@@ -295,3 +295,35 @@ foreach(dev cuda hip)
                          LABELS gpu SKIP_REGULAR_EXPRESSION "no usable ${DEV} device|no ${DEV} device on this node")
   endif()
 endforeach()
+
+# mcb_pingpong (Figure 5): payload validated for PPG 1..4 (every active
+# count of each), host copies and GPU-aware, and the issue's run as a user
+# types it; bad input.
+set(PP $<TARGET_FILE:mcb_pingpong>)
+foreach(case "2;1;1;" "4;2;2;" "6;3;3;--gpu-aware;no" "8;4;4;" "8;4;2;--gpu-aware;no" "16;8;4;-T;float")
+  list(GET case 0 p)
+  list(GET case 1 k)
+  list(GET case 2 ppg)
+  list(SUBLIST case 3 -1 extra)
+  set(rows 0)
+  foreach(a 1 2 4 8 16 32 64)
+    if(a LESS ppg OR a EQUAL ppg)
+      math(EXPR rows "${rows} + 4")
+    endif()
+  endforeach()
+  if(ppg EQUAL 3)
+    set(rows 12)  # 1, 2 and 3 active
+  endif()
+  string(REPLACE ";" "" tag "${extra}")
+  string(REPLACE "--" "_" tag "${tag}")
+  mcb_mpi_test(pingpong_p${p}_ppg${ppg}${tag} ${p} --expect-ranks --expect-rows ${rows}
+               --expect-stdout "Bandwidth.MB/s." -- ${PP} -c -m 4,20,4096,1048576 -i 5 -x 1 --ranks-per-node ${k}
+               --procs-per-gpu ${ppg} ${extra})
+endforeach()
+mcb_mpi_test(pingpong_done_p8 8 --expect-ranks --expect-rows 63 --expect-stdout "parameters: active=4"
+             -- ${PP} --ranks-per-node 4 --procs-per-gpu 4 -c ${ACCEPT_ITERATIONS})
+mcb_bad_input(pingpong_three_nodes 6 "pingpong needs exactly 2 nodes" -- ${PP} --ranks-per-node 2)
+mcb_bad_input(pingpong_active 8 "pingpong --active 8 exceeds the 4 processes per GPU"
+              -- ${PP} --ranks-per-node 4 --procs-per-gpu 4 --active 8)
+mcb_bad_input(pingpong_cyclic 4 "pingpong pairs the nodes' local ranks in block order"
+              -- ${PP} --ranks-per-node 2 --rank-order cyclic)

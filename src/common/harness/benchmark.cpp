@@ -110,7 +110,7 @@ struct Measurement {
 // OSU's loop: barrier once, then per iteration time the operation and
 // barrier untimed. Every iteration's per-phase times stay on every rank; one
 // reduction after the loop takes the max over ranks per iteration.
-Measurement measure(const Plan& plan, MPI_Comm comm, int iterations, int warmup, PhaseMode mode) {
+Measurement measure(const Plan& plan, MPI_Comm comm, int iterations, int warmup, PhaseMode mode, double factor) {
   Measurement m;
   const auto& phases = plan.phases();
   std::vector<std::size_t> slot(phases.size());
@@ -157,7 +157,7 @@ Measurement measure(const Plan& plan, MPI_Comm comm, int iterations, int warmup,
   if (rank != 0) return m;
   for (std::size_t s = 0; s < width; ++s) {
     std::vector<double> us(static_cast<std::size_t>(iterations));
-    for (int it = 0; it < iterations; ++it) us[static_cast<std::size_t>(it)] = maxed[it * width + s] * 1e6;
+    for (int it = 0; it < iterations; ++it) us[static_cast<std::size_t>(it)] = maxed[it * width + s] * 1e6 * factor;
     (s + 1 < width ? m.phase_stats.emplace_back() : m.total) = summarize(std::move(us));
   }
   return m;
@@ -249,13 +249,14 @@ class Runner {
           header_printed_ = true;
           breakdown_->columns(plan_phase_names(plan));
         } else {
-          table = std::make_unique<ConsoleTable>(stdout, opt_.full, opt_.validate, plan_phase_names(plan));
+          table =
+              std::make_unique<ConsoleTable>(stdout, opt_.full, opt_.validate, plan_phase_names(plan), spec_.bandwidth);
           print_header(algorithm, plan, table.get(), mode);
         }
       }
       const int iterations = opt_.iterations > 0 ? opt_.iterations : default_iterations(size);
       const int warmup = opt_.warmup >= 0 ? opt_.warmup : default_warmup(size);
-      Measurement m = measure(plan, layout_->comm(), iterations, warmup, mode);
+      Measurement m = measure(plan, layout_->comm(), iterations, warmup, mode, spec_.time_factor);
       std::string validation = "off";
       if (opt_.validate) {
         bool ok = validate(algorithm, plan, args, b, size);
@@ -578,7 +579,8 @@ int run_all(int argc, char** argv, const CollectiveSpec& spec) {
         throw Error("--nodes " + std::to_string(n) + ": this run has " + std::to_string(layout.num_nodes()) + " node" +
                     (layout.num_nodes() == 1 ? "" : "s") + " (" + layout.describe() + ")");
     Runner runner(spec, opt, mem, MPI_COMM_WORLD);
-    int failures = 0;
+    int failures = 0, ran = 0;
+    std::string skipped;  // why the first configuration left out was
     for (int n : node_counts) {
       // The ranks left out of a node count wait here; an error on the others
       // reaches them too.
@@ -589,14 +591,25 @@ int run_all(int argc, char** argv, const CollectiveSpec& spec) {
         for (const Config& config : opt.configs) {
           const Algorithm& algorithm = *std::find_if(spec.algorithms->begin(), spec.algorithms->end(),
                                                      [&](const Algorithm& a) { return a.name == config.algorithm; });
-          const std::string why = algorithm.unsupported ? algorithm.unsupported(here) : "";
+          std::string why = algorithm.unsupported ? algorithm.unsupported(here) : "";
+          if (why.empty() && algorithm.unsupported_config) {
+            // A value that "all" brought in and this layout cannot take is
+            // left out silently; one the user gave is an error.
+            why = algorithm.unsupported_config(here, config.params);
+            bool given = false;
+            for (const auto& p : algorithm.params)
+              given = given || (opt.params.has(p.name) && opt.params.get(p.name) != "all");
+            if (!why.empty() && !given) continue;
+          }
           if (!why.empty()) {
             if (config.named) throw Error(algorithm.name + " " + why + " (" + here.describe() + ")");
+            if (skipped.empty()) skipped = algorithm.name + " " + why + " (" + here.describe() + ")";
             if (here.rank() == 0)
               std::printf("# skipping %s, not applicable: %s (%s)\n\n", algorithm.name.c_str(), why.c_str(),
                           here.describe().c_str());
             continue;
           }
+          ++ran;
           for (PhaseMode mode : opt.phase_modes) {
             failures += runner.run(algorithm, config, mode, here);
             if (here.rank() == 0 && spec.tool == Tool::benchmark) std::printf("\n");
@@ -604,6 +617,10 @@ int run_all(int argc, char** argv, const CollectiveSpec& spec) {
         }
       });
     }
+    // Nothing could run (a binary of one algorithm on a layout it cannot
+    // take): that is an error, not an empty success.
+    MPI_Allreduce(MPI_IN_PLACE, &ran, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (ran == 0 && !skipped.empty()) throw Error(skipped);
     MPI_Allreduce(MPI_IN_PLACE, &failures, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (failures && world_rank == 0)
       std::fprintf(stderr, "%s: validation failed for %d algorithm/size combinations\n", spec.binary.c_str(), failures);

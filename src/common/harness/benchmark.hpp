@@ -49,6 +49,11 @@ struct CollectiveSpec {
   /// pattern of the GPU index over the GPUs), and the reference runs on one
   /// process per GPU.
   bool gpus = false;
+  /// The reported times are the plan's times this many times (mcb_pingpong:
+  /// 0.5, the one-way time of a round trip).
+  double time_factor = 1.0;
+  /// The console table shows Bandwidth(MB/s): size / average time.
+  bool bandwidth = false;
   /// What -m measures, for the header: "bytes per block", "bytes of the vector".
   std::string size_unit = "bytes per block";
 };

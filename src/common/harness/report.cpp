@@ -127,14 +127,15 @@ void RowWriter::write(const Row& row) {
   if (json_.is_open()) json_ << json_line(row) << '\n' << std::flush;
 }
 
-ConsoleTable::ConsoleTable(std::FILE* out, bool full, bool validate, std::vector<std::string> phases)
-    : out_(out), full_(full), validate_(validate), phases_(std::move(phases)) {}
+ConsoleTable::ConsoleTable(std::FILE* out, bool full, bool validate, std::vector<std::string> phases, bool bandwidth)
+    : out_(out), full_(full), validate_(validate), phases_(std::move(phases)), bandwidth_(bandwidth) {}
 
 // 18 characters, or the name and "(us)" with two spaces before.
 int ConsoleTable::phase_width(const std::string& phase) { return std::max(18, static_cast<int>(phase.size()) + 6); }
 
 void ConsoleTable::header() const {
   std::fprintf(out_, "%-10s%18s", "# Size", "Avg Latency(us)");
+  if (bandwidth_) std::fprintf(out_, "%18s", "Bandwidth(MB/s)");
   if (full_)
     std::fprintf(out_, "%18s%18s%18s%18s%12s%14s", "Median(us)", "Min Latency(us)", "Max Latency(us)", "Stddev(us)",
                  "Iterations", "Setup(us)");
@@ -148,6 +149,7 @@ void ConsoleTable::header() const {
 void ConsoleTable::row(std::size_t size, const Stats& total, const std::vector<Stats>& phases,
                        const std::string& validation, double setup_us) const {
   std::fprintf(out_, "%-10zu%18.2f", size, total.avg);
+  if (bandwidth_) std::fprintf(out_, "%18.2f", total.avg > 0 ? static_cast<double>(size) / total.avg : 0.0);
   if (full_)
     std::fprintf(out_, "%18.2f%18.2f%18.2f%18.2f%12zu%14.2f", total.median, total.min, total.max, total.stddev, total.n,
                  setup_us);

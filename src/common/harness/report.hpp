@@ -53,7 +53,8 @@ class RowWriter {
 /// The console table of one algorithm: OSU's columns, plus per-phase averages.
 class ConsoleTable {
  public:
-  ConsoleTable(std::FILE* out, bool full, bool validate, std::vector<std::string> phases);
+  /// bandwidth: a Bandwidth(MB/s) column, size / average time.
+  ConsoleTable(std::FILE* out, bool full, bool validate, std::vector<std::string> phases, bool bandwidth = false);
   void header() const;
   /// total: the whole operation; phases: one Stats per phase name given at construction.
   /// setup_us: the plan's setup (shown with -f).
@@ -65,6 +66,7 @@ class ConsoleTable {
   std::FILE* out_;
   bool full_, validate_;
   std::vector<std::string> phases_;
+  bool bandwidth_;
 };
 
 /// mcb_breakdown's table: one row per (nodes, parameters, phase mode, size)

@@ -107,6 +107,10 @@ struct Algorithm {
   /// Why the algorithm cannot run on a layout ("" when it can); --algorithm
   /// all skips it with a note, naming it explicitly is an error.
   std::function<std::string(const Layout&)> unsupported;
+  /// The same for one configuration: why these parameter values cannot run
+  /// on a layout (mcb_pingpong's --active beyond the processes per GPU).
+  /// Under "all" such a configuration is left out silently.
+  std::function<std::string(const Layout&, const Params&)> unsupported_config;
   /// Works on buffers shared by the processes of a GPU (--procs-per-gpu),
   /// each process its slice, and stages through host copies itself when
   /// !CollArgs::gpu_aware. The others run on one process per GPU, and the
