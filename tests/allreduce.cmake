@@ -3,7 +3,7 @@
 # default type), in place and not; int and double at a few P; bad input.
 set(AR $<TARGET_FILE:mcb_allreduce>)
 set(AR_CHECK -c -m 4,28,64,4000,400000 -i 2 -x 1 --algorithm all)
-set(AR_ROWS 45)  # 9 algorithms x 5 sizes
+set(AR_ROWS 55)  # 11 algorithms x 5 sizes
 foreach(p RANGE 1 13)
   mcb_mpi_test(allreduce_p${p} ${p} --expect-ranks --expect-rows ${AR_ROWS}
                --expect-stdout "# type: float .4 B., size: bytes of the vector, memory: host, in place: no"
@@ -149,7 +149,7 @@ mcb_mpi_test(allreduce_regions_package 8 --expect-ranks --expect-rows 9 --expect
              --expect-stdout "factors=-4;" --env "HWLOC_SYNTHETIC=pack:2 core:4 pu:1"
              -- ${AR} -c -m 4,4000,400000 -i 2 -x 1 --algorithm shm_recursive_exchange,shm_cyclic_shift,shm_tree
              --region package)
-mcb_mpi_test(allreduce_regions_uneven 8 --expect-rows 30
+mcb_mpi_test(allreduce_regions_uneven 8 --expect-rows 40
              --expect-stdout "# skipping shm_tree, not applicable: needs the same number of ranks in every region"
              -- ${AR} -c -m 64 -i 2 -x 1 --algorithm all --region size:3)
 foreach(tool reduce bcast)
@@ -166,7 +166,7 @@ mcb_mpi_test(allreduce_shm_100_calls_prime 7 --expect-ranks --expect-rows 6 --ex
              -- ${AR} -c -m 4000,400000 -i 100 -x 0 --algorithm shm_recursive_exchange,shm_cyclic_shift,shm_tree
              --in-place)
 # The issue's acceptance run, as a user types it.
-mcb_mpi_test(allreduce_done_p8 8 --expect-ranks --expect-rows 171
+mcb_mpi_test(allreduce_done_p8 8 --expect-ranks --expect-rows 209
              -- ${AR} --algorithm all -c -f --ranks-per-node 4 ${ACCEPT_ITERATIONS})
 
 mcb_bad_input(allreduce_shm_factors 8 "shm_recursive_exchange: --factors -3,-2,2,4: the reduce_scatter factors multiply to 6, not to the 8 ranks per node .use divisors of 8: 1, 2, 4, 8."
