@@ -247,13 +247,15 @@ endforeach()
 # Lane and multi-process-per-GPU allreduces (allreduce-multi-process-per-gpu):
 # ring, lane, ppg_standard and ppg_lane (and system, on one process per GPU)
 # against MPI_Allreduce among the GPUs, on virtual nodes of K ranks with
-# G GPUs x PPG processes (host shared memory stands in for each GPU's
+# G GPUs x PPG processes (also the odd and prime PPG 3 and 5; host shared
+# memory stands in for each GPU's
 # buffers), 1, 5, 4096 and 2^20 floats; in place, cyclic order and host
 # copies (--gpu-aware no) on some. Case: P;K;G;PPG;extra arguments.
 set(PPG_ALGOS ring,lane,ppg_standard,ppg_lane,system)
 foreach(case "2;2;1;2;" "4;4;2;2;--in-place" "4;4;1;4;--gpu-aware;no" "6;2;2;1;--rank-order;cyclic"
         "6;2;1;2;--inner;ring" "8;8;2;4;--in-place;--gpu-aware;no" "8;8;4;2;" "12;4;4;1;--in-place"
-        "12;4;1;4;--rank-order;cyclic;--gpu-aware;no" "16;8;4;2;--gpu-aware;no" "16;4;2;2;--rank-order;cyclic")
+        "12;4;1;4;--rank-order;cyclic;--gpu-aware;no" "16;8;4;2;--gpu-aware;no" "16;4;2;2;--rank-order;cyclic"
+        "6;3;1;3;--in-place" "10;5;1;5;--rank-order;cyclic" "12;6;2;3;--gpu-aware;no")
   list(GET case 0 p)
   list(GET case 1 k)
   list(GET case 2 g)
@@ -276,6 +278,8 @@ mcb_bad_input(allreduce_ppg_not_dividing 8 "--procs-per-gpu 3 does not divide th
 mcb_bad_input(allreduce_ppg_product 8 "--gpus-per-node 2 x --procs-per-gpu 4 = 8 ranks per node, but there are 4"
               -- ${AR} --ranks-per-node 4 --gpus-per-node 2 --procs-per-gpu 4)
 mcb_bad_input(allreduce_gpu_aware 2 "--gpu-aware maybe: expected auto, yes or no" -- ${AR} --gpu-aware maybe)
+mcb_bad_input(allreduce_ppg_zero 2 "--procs-per-gpu 0: must be >= 1" -- ${AR} --procs-per-gpu 0)
+mcb_bad_input(allreduce_gpus_zero 2 "--gpus-per-node 0: must be >= 1" -- ${AR} --gpus-per-node 0)
 mcb_bad_input(allreduce_ppg_cuda_missing 4 "this build has no CUDA backend"
               -- ${AR} -d cuda --ranks-per-node 2 --procs-per-gpu 2)
 
@@ -325,5 +329,9 @@ mcb_mpi_test(pingpong_done_p8 8 --expect-ranks --expect-rows 63 --expect-stdout 
 mcb_bad_input(pingpong_three_nodes 6 "pingpong needs exactly 2 nodes" -- ${PP} --ranks-per-node 2)
 mcb_bad_input(pingpong_active 8 "pingpong --active 8 exceeds the 4 processes per GPU"
               -- ${PP} --ranks-per-node 4 --procs-per-gpu 4 --active 8)
+mcb_bad_input(pingpong_active_garbage 4 "--active x: expected one of 1, 2, 3"
+              -- ${PP} --ranks-per-node 2 --active x)
+mcb_bad_input(pingpong_ppg_not_dividing 6 "--procs-per-gpu 2 does not divide the 3 ranks per node"
+              -- ${PP} --ranks-per-node 3 --procs-per-gpu 2)
 mcb_bad_input(pingpong_cyclic 4 "pingpong pairs the nodes' local ranks in block order"
               -- ${PP} --ranks-per-node 2 --rank-order cyclic)
