@@ -154,6 +154,17 @@ Inner parse_inner(const char* who, const Params& params, const Domain& domain) {
   return inner;
 }
 
+ShmConfig shm_config(const char* who, const CollArgs& args, const Layout& layout, const Params& params, bool at_least) {
+  ShmConfig c;
+  c.dom = shm_domain(who, args, layout);
+  c.factors = params.has("factors") ? parse_factors(who, params.get("factors"), c.dom.size, false, at_least)
+                                    : default_factors(c.dom.size);
+  c.inner = parse_inner(who, params, c.dom);
+  c.resolved = {{"factors", to_string(c.factors)}};
+  add_inner(c.resolved, c.inner, c.dom.count);
+  return c;
+}
+
 void add_inner(std::vector<std::pair<std::string, std::string>>& resolved, const Inner& inner, int domains) {
   if (domains <= 1) return;
   resolved.emplace_back("inner", inner.name);

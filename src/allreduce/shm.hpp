@@ -105,6 +105,19 @@ Inner parse_inner(const char* who, const Params& params, const Domain& domain);
 void add_inner(std::vector<std::pair<std::string, std::string>>& resolved, const Inner& inner, int domains);
 /// That allreduce, in place on `count` elements at `piece`, on `lane`.
 Plan inter_node_plan(const Inner& inner, const CollArgs& args, MPI_Comm lane, void* piece, int count);
+/// What the recursive exchange and the cyclic shift resolve before their
+/// setup (so that it cannot fail on bad input): the domain, --factors (the
+/// default when not given; `at_least`: lists may multiply to more than the
+/// ranks per domain), --inner, and the parameters as resolved, for the
+/// report and the blocking cache key. Throws Error naming `who`.
+struct ShmConfig {
+  Domain dom;
+  Factors factors;
+  Inner inner;
+  std::vector<std::pair<std::string, std::string>> resolved;
+};
+ShmConfig shm_config(const char* who, const CollArgs& args, const Layout& layout, const Params& params, bool at_least);
+
 /// The message-passing recursive exchange (recursive_exchange.cpp) on args.comm.
 Plan recursive_exchange(const CollArgs& args, const Factors& factors);
 

@@ -29,15 +29,13 @@ namespace mcb::allreduce {
 
 Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& params) {
   const char* who = "shm_cyclic_shift";
-  const detail::Domain dom = detail::shm_domain(who, args, layout);
+  // Everything checked now: building the engine cannot fail on bad input.
+  const detail::ShmConfig config = detail::shm_config(who, args, layout, params, true);
+  const detail::Domain dom = config.dom;
+  const detail::Factors factors = config.factors;
+  const detail::Inner inner = config.inner;
   const int q = dom.size, me = dom.rank;
   const bool nodes = dom.count > 1;
-  const detail::Factors factors = params.has("factors")
-                                      ? detail::parse_factors(who, params.get("factors"), q, false, true)
-                                      : detail::default_factors(q);
-  const detail::Inner inner = detail::parse_inner(who, params, dom);
-  detail::Resolved resolved{{"factors", detail::to_string(factors)}};
-  detail::add_inner(resolved, inner, dom.count);
   const std::size_t bytes = args.block_bytes(), elem = args.type_bytes();
 
   auto make = [args, dom, factors, inner, q, me, bytes, elem, nodes] {
@@ -83,7 +81,7 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
                               }});
     return engine;
   };
-  return detail::engine_plan(who, args, params, resolved, make);
+  return detail::engine_plan(who, args, params, config.resolved, make);
 }
 
 }  // namespace mcb::allreduce

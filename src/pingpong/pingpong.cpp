@@ -12,6 +12,7 @@
 
 #include "mcb/error.hpp"
 #include "mcb/pingpong.hpp"
+#include "vector.hpp"  // the allreduces' chunks
 
 namespace mcb::pingpong {
 
@@ -42,11 +43,11 @@ Plan pingpong(const CollArgs& args, const Layout& layout, const Params& params) 
   if (const std::string why = unsupported_active(layout, params); !why.empty()) throw Error("pingpong: " + why);
   const int active = active_of(params);
   const bool on = layout.gpu_rank() < active;
-  // My slice: chunk gpu_rank() of `active`, the first count % active one element longer.
+  // My slice: chunk gpu_rank() of `active`, cut as the allreduces cut theirs.
   const int lr = layout.gpu_rank();
-  const long base = args.count / active, extra = args.count % active;
-  const long first = lr * base + std::min<long>(lr, extra);
-  const int n = on ? static_cast<int>(base + (lr < extra ? 1 : 0)) : 0;
+  const allreduce::detail::Vector v(args, active);
+  const long first = on ? v.first(lr) : 0;
+  const int n = on ? v.count(lr, lr + 1) : 0;
   const std::size_t offset = static_cast<std::size_t>(first) * args.type_bytes();
   const std::size_t bytes = static_cast<std::size_t>(n) * args.type_bytes();
   const char* send = static_cast<const char*>(args.sendbuf) + offset;

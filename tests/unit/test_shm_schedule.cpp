@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "mcb/error.hpp"
@@ -42,6 +43,17 @@ std::uint64_t all_weights(int q) {
   std::uint64_t all = 0;
   for (int r = 0; r < q; ++r) all += weight(r);
   return all;
+}
+
+// The message of the Error that `f` throws, or "no error".
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
 }
 
 void simulate(int q, const Factors& f, std::size_t bytes) {
@@ -139,14 +151,7 @@ TEST(ShmSchedule, ParseFactors) {
   EXPECT_EQ(f.reduce_scatter, (std::vector<int>{4, 2}));
   EXPECT_EQ(f.allgather, (std::vector<int>{2, 4}));
   EXPECT_EQ(to_string(parse_factors("x", "-7,7", 7)), "-7,7");
-  auto error = [](const char* text, int q) {
-    try {
-      parse_factors("shm", text, q);
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  auto error = [](const char* text, int q) { return error_of([&] { parse_factors("shm", text, q); }); };
   EXPECT_EQ(error("-3,-2,2,4", 8),
             "shm: --factors -3,-2,2,4: the reduce_scatter factors multiply to 6, not to the 8 ranks per node (use "
             "divisors of 8: 1, 2, 4, 8)");
@@ -398,14 +403,7 @@ TEST(ExchangeSchedule, NestedAllreduceGroups) {
 TEST(ExchangeSchedule, ParseNodeFactors) {
   EXPECT_EQ(to_string(parse_exchange_factors("x", "-4,-2,2,4", 16)), "-4,-2,2,4");
   EXPECT_EQ(to_string(parse_exchange_factors("x", "none", 5)), "none");
-  auto error = [](const char* text, int p) {
-    try {
-      parse_exchange_factors("shm_tree", text, p);
-    } catch (const Error& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
+  auto error = [](const char* text, int p) { return error_of([&] { parse_exchange_factors("shm_tree", text, p); }); };
   EXPECT_EQ(error("-3,3", 8),
             "shm_tree: --node-factors -3,3: the reduce_scatter factors multiply to 3, not a divisor of the 8 nodes "
             "(use divisors of 8: 1, 2, 4, 8; none for the nested allreduce alone)");
