@@ -26,8 +26,9 @@ namespace mcb::allreduce::detail {
 
 namespace {
 
-// Elements of every part but `except`, or of `n` pieces of `piece`: the
-// scratch a stage receives into.
+// The scratch a stage receives into, in elements: the others' copies of my
+// part in the largest reduce_scatter stage, or of my piece in the nested
+// allreduce.
 std::size_t scratch_elems(const ExchangeSchedule& x) {
   std::size_t most = (x.nested.size() - 1) * x.piece.size();
   for (const auto& st : x.reduce_scatter)
