@@ -83,10 +83,11 @@ mcb_mpi_test(sparbit_count_p13 13 --expect-stdout "P=6: blocks per step 1,1,3"
              --expect-stdout "P=13: blocks per step 1,2,3,6" --expect-stdout "all counts match the schedule"
              -- $<TARGET_FILE:test_sparbit_count>)
 
-# scripts/compare_best.py: crafted rows with a known answer, then the rows of
-# real block and cyclic runs.
+# scripts/compare_best.py: crafted rows with a known answer (in a directory
+# of their own: compare_best_runs writes its cells.csv in parallel), then the
+# rows of real block and cyclic runs.
 add_test(NAME compare_best_crafted COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_compare_best.py
-         ${PROJECT_SOURCE_DIR}/scripts/compare_best.py ${CMAKE_CURRENT_BINARY_DIR}/compare_best)
+         ${PROJECT_SOURCE_DIR}/scripts/compare_best.py ${CMAKE_CURRENT_BINARY_DIR}/compare_best_crafted)
 set_tests_properties(compare_best_crafted PROPERTIES LABELS scripts TIMEOUT 120
                      PASS_REGULAR_EXPRESSION "compare_best: ok" FAIL_REGULAR_EXPRESSION "FAIL")
 set(CB_DIR ${CMAKE_CURRENT_BINARY_DIR}/compare_best)
