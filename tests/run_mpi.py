@@ -16,14 +16,19 @@ Checks, all optional:
                        '<binary>: error: RE' (rank 0 only), no MPI abort trace
   --expect-exit C      every rank exits with C
 Launch options: --no-mpi runs PROGRAM as one plain process (a tool that
-needs no MPI, checked the same way); --env NAME=VALUE for the ranks; --hosts h1:K1,h2:K2 (MPICH
-only) starts K1 ranks on "host" h1 and so on, all on this machine, each host
-its own MPI_COMM_TYPE_SHARED node (uneven nodes, real shared-memory nodes).
-A run that takes longer than --timeout seconds fails (a hang is a failure).
+needs no MPI, checked the same way); --env NAME=VALUE for the ranks;
+--hosts h1:K1,h2:K2 starts K1 ranks on "host" h1 and so on, all on this
+machine, each host its own node: MPICH's hydra with -launcher fork -hosts,
+Open MPI with a hostfile and ci/mpi-host-agent.sh, which starts each host's
+daemon in a UTS namespace of its own (shared memory inside a host, TCP
+between hosts; needs root or user namespaces).
+A run that takes longer than --timeout seconds fails (a hang is a failure);
+whatever the launcher started is killed at the end, pass or fail.
 """
 import argparse
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -40,10 +45,20 @@ def launcher_command(args, rcdir):
                    OMPI_MCA_rmaps_base_oversubscribe="1")
     elif args.mpi == "mpich" and args.yield_shim and args.n > (os.cpu_count() or 1):
         env["LD_PRELOAD"] = args.yield_shim
-    if args.hosts:
-        if args.mpi != "mpich":
-            sys.exit("run_mpi.py: --hosts needs MPICH's launcher (-launcher fork -hosts)")
+    if args.hosts and args.mpi == "mpich":
         cmd += ["-launcher", "fork", "-hosts", args.hosts]
+    elif args.hosts and args.mpi == "openmpi":
+        hostfile = os.path.join(rcdir, "hostfile")
+        with open(hostfile, "w") as f:
+            for entry in args.hosts.split(","):
+                host, slots = entry.split(":")
+                f.write(f"{host} slots={slots}\n")
+        agent = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ci", "mpi-host-agent.sh")
+        cmd += ["--hostfile", hostfile, "--map-by", "slot", "--mca", "plm_rsh_agent", os.path.abspath(agent),
+                "--mca", "oob_tcp_if_include", "lo", "--mca", "btl_tcp_if_include", "lo",
+                "--mca", "mpi_yield_when_idle", "1"]
+    elif args.hosts:
+        sys.exit("run_mpi.py: --hosts needs Open MPI or MPICH")
     if not args.no_mpi:
         cmd += ["-n", str(args.n)]
     # Each rank records its own exit status, so that "every rank exits
@@ -51,6 +66,13 @@ def launcher_command(args, rcdir):
     wrapper = '"$@"; rc=$?; echo $rc > "%s/rc.$$"; exit $rc' % rcdir
     cmd += ["sh", "-c", wrapper, "sh"] + args.program
     return cmd, env
+
+
+def kill_session(proc):
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
 
 
 def main():
@@ -85,17 +107,25 @@ def main():
             k, v = kv.split("=", 1)
             env[k] = v
         print("+", " ".join(cmd), flush=True)
+        # The launcher leads a session of its own: at the end everything it
+        # started (daemons of fake hosts included) is killed, pass or fail.
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                start_new_session=True)
         try:
-            proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=args.timeout)
-        except subprocess.TimeoutExpired as e:
-            sys.stdout.write(e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or ""))
+            out, err = proc.communicate(timeout=args.timeout)
+        except subprocess.TimeoutExpired:
+            kill_session(proc)
+            out, _ = proc.communicate()
+            sys.stdout.write(out)
             print(f"FAIL: no result after {args.timeout} s (hang?)")
             return 1
+        kill_session(proc)
         rcs = []
         for name in os.listdir(rcdir):
+            if not name.startswith("rc."):
+                continue
             with open(os.path.join(rcdir, name)) as f:
                 rcs.append(int(f.read().strip() or -1))
-    out, err = proc.stdout, proc.stderr
     sys.stdout.write(out)
     sys.stdout.write("--- stderr ---\n" + err)
     print(f"--- launcher exit {proc.returncode}, rank exits {sorted(rcs)}")

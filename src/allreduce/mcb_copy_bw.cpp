@@ -3,7 +3,7 @@
 // shared-memory allreduces: a copy-in design moves about three memcpys'
 // worth of data (allreduce-shared-memory-multiradix). No MPI.
 //   mcb_copy_bw [-m SIZES] [-i ITERATIONS]
-#include <CLI/CLI.hpp>
+#include "harness/cli.hpp"
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

@@ -4,7 +4,7 @@
 // alpha*K + beta*D*S, as a table and as CSV. `--sweep` takes every radix
 // from 2 to P, which is the data of the paper's Figure 4. No MPI: it runs
 // anywhere, in seconds for P up to a few ten thousands.
-#include <CLI/CLI.hpp>
+#include "harness/cli.hpp"
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -200,7 +200,7 @@ int main(int argc, char** argv) {
       throw Error("--radix models tra; with --ranks-per-node use --radix-intra and --radix-inter");
     return run(m);
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);
+    if (e.get_exit_code() == 0) return (app.exit)(e);  // parenthesized: smpicxx defines exit(x) as a macro
     std::fprintf(stderr, "mcb_tra_model: error: %s\n", e.what());
     return 2;
   } catch (const Error& e) {

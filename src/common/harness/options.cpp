@@ -1,6 +1,6 @@
 #include "harness/options.hpp"
 
-#include <CLI/CLI.hpp>
+#include "harness/cli.hpp"
 #include <algorithm>
 #include <cctype>
 #include <map>
