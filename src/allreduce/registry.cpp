@@ -60,6 +60,7 @@ const std::vector<Algorithm>& algorithms() {
                   detail::inner_node_param(), detail::node_factors_param(), detail::interface_param()},
                  shm_recursive_exchange};
     rx.unsupported = detail::shm_unsupported;
+    detail::needs_shared_memory(rx);
     v.push_back(rx);
     Algorithm tree{
         "shm_tree",
@@ -68,6 +69,7 @@ const std::vector<Algorithm>& algorithms() {
          detail::interface_param()},
         shm_tree};
     tree.unsupported = rx.unsupported;
+    detail::needs_shared_memory(tree);
     Algorithm cyclic{
         "shm_cyclic_shift",
         "shared-memory cyclic shift: dissemination reduce_scatter, Bruck allgather, commutative ops",
@@ -78,6 +80,7 @@ const std::vector<Algorithm>& algorithms() {
          detail::inner_node_param(), detail::node_factors_param(), detail::interface_param()},
         shm_cyclic_shift};
     cyclic.unsupported = rx.unsupported;
+    detail::needs_shared_memory(cyclic);
     v.push_back(cyclic);
     v.push_back(tree);
     return v;

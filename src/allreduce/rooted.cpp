@@ -36,6 +36,7 @@ const std::vector<Algorithm>& reduce_algorithms() {
                    {detail::tree_factors_param(), detail::interface_param()},
                    shm_tree_reduce};
     tree.unsupported = detail::shm_unsupported;
+    detail::needs_shared_memory(tree);
     v.push_back(tree);
     return v;
   }();
@@ -51,6 +52,7 @@ const std::vector<Algorithm>& bcast_algorithms() {
                    {detail::interface_param()},
                    shm_tree_bcast};
     tree.unsupported = detail::shm_unsupported;
+    detail::needs_shared_memory(tree);
     v.push_back(tree);
     return v;
   }();

@@ -92,6 +92,13 @@ bool by_region(const Layout& layout) { return layout.options().region.kind != Re
 
 }  // namespace
 
+void needs_shared_memory([[maybe_unused]] Algorithm& algorithm) {
+#ifdef MCB_SIMULATE
+  algorithm.available = false;
+  algorithm.unavailable_why = "SMPI shares no memory between simulated ranks (simulation build)";
+#endif
+}
+
 std::string shm_unsupported(const Layout& layout) {
   if (!layout.uniform()) return "needs the same number of ranks on every node";
   if (by_region(layout) && uniform_region_size(layout) == 0) return "needs the same number of ranks in every region";

@@ -128,5 +128,8 @@ ParamSpec factors_param(const std::string& help);
 ParamSpec tree_factors_param();
 /// Why a shared-memory algorithm cannot run on a layout ("" when it can).
 std::string shm_unsupported(const Layout& layout);
+/// Marks a shared-memory algorithm unavailable where simulated ranks share no
+/// memory (the SimGrid SMPI build, MCB_SIMULATE).
+void needs_shared_memory(Algorithm& algorithm);
 
 }  // namespace mcb::allreduce::detail

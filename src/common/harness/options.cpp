@@ -268,6 +268,11 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
     throw Error("--gpus-per-node " + std::to_string(o.layout.gpus_per_node) + ": must be >= 1");
   if (o.layout.procs_per_gpu < 1)
     throw Error("--procs-per-gpu " + std::to_string(o.layout.procs_per_gpu) + ": must be >= 1");
+#ifdef MCB_SIMULATE
+  if (o.layout.procs_per_gpu > 1)
+    throw Error("--procs-per-gpu " + std::to_string(o.layout.procs_per_gpu) +
+                ": the processes of a GPU share its buffers, and SMPI shares no memory between simulated ranks");
+#endif
   o.layout.order = parse_rank_order(order);
   o.layout.region = RegionSpec::parse(region);
   if (phase_mode == "embedded")

@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""Run an mcb binary of the simulation build on a simulated cluster (SimGrid SMPI).
+
+  scripts/simulate.py --platform manycore-32x112 --nodes 2,8,32 --ranks-per-node 112 \\
+      -- mcb_alltoall -m 4,4096 -i 2 -x 1 --algorithm pairwise,node_aware
+
+For each node count, the binary (from --build's src/, or a path) runs under
+smpirun on the first N hosts of the platform (scripts/platforms/NAME.xml or a
+file), K ranks per host, and writes its CSV to --out; then the runner prints,
+for every node count and size, the configurations from fastest to slowest.
+
+Simulated times are deterministic: SMPI replays every message over the
+platform's links (latency, bandwidth, sharing of a link by concurrent
+messages), and local work is not timed (smpi/simulate-computation:no), so
+packing, copies and reductions cost nothing. Simulated microseconds are a
+model's, not a machine's: see the README's "Simulation" section.
+
+--shared-buffers makes every large allocation of the ranks one shared
+region (SMPI's shared malloc), so that runs at 32 x 112 with kilobyte blocks
+fit in memory; the data are then garbage, so do not pass -c with it.
+"""
+import argparse
+import csv
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def platform_file(name):
+    if os.path.isfile(name):
+        return os.path.abspath(name)
+    path = os.path.join(HERE, "platforms", name + ".xml")
+    if not os.path.isfile(path):
+        names = sorted(f[:-4] for f in os.listdir(os.path.join(HERE, "platforms")) if f.endswith(".xml"))
+        sys.exit(f"simulate.py: no platform '{name}' (have: {', '.join(names)}, or give a file)")
+    return path
+
+
+def platform_hosts(path):
+    """The hosts of the platform's <cluster> elements, in order, with their cores."""
+    hosts = []
+    for cluster in ET.parse(path).getroot().iter("cluster"):
+        prefix, suffix = cluster.get("prefix", ""), cluster.get("suffix", "")
+        cores = int(cluster.get("core", "1"))
+        for part in cluster.get("radical", "").split(","):
+            lo, _, hi = part.partition("-")
+            for i in range(int(lo), int(hi or lo) + 1):
+                hosts.append((f"{prefix}{i}{suffix}", cores))
+    for host in ET.parse(path).getroot().iter("host"):
+        hosts.append((host.get("id"), int(host.get("core", "1"))))
+    return hosts
+
+
+def parse_list(text):
+    try:
+        values = [int(v) for v in text.split(",")]
+    except ValueError:
+        values = []
+    if not values or min(values) < 1:
+        sys.exit(f"simulate.py: '{text}': expected positive integers separated by commas")
+    return values
+
+
+def run(cmd, cwd, timeout):
+    """Runs cmd in a session of its own, killed at the end, pass or fail."""
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+        return proc.returncode, out
+    except subprocess.TimeoutExpired:
+        return None, ""
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.communicate()
+
+
+def ordering(rows):
+    """{(nodes, size): [(avg_us, label)]} of the rows' totals, fastest first."""
+    table = {}
+    for r in rows:
+        if r["phase"] != "total":
+            continue
+        label = r["algorithm"] + ("" if r["params"] in ("", "none") else f" ({r['params']})")
+        table.setdefault((int(r["nodes"]), int(r["size_bytes"])), []).append((float(r["avg_us"]), label))
+    return {k: sorted(v) for k, v in sorted(table.items())}
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--platform", required=True, help="name in scripts/platforms/ or an XML file")
+    p.add_argument("--nodes", default="2", help="node counts, e.g. 2,8,32")
+    p.add_argument("--ranks-per-node", type=int, help="ranks per host (default: the host's cores)")
+    p.add_argument("--build", default="build-sim", help="the simulation build (cmake -DMCB_SIMULATE=ON)")
+    p.add_argument("--out", default="results-sim", help="directory for the CSV files")
+    p.add_argument("--timeout", type=float, default=1800, help="seconds per run; a run past it fails")
+    p.add_argument("--shared-buffers", action="store_true", help="SMPI shared malloc for large buffers (no -c)")
+    p.add_argument("--smpirun", default=shutil.which("smpirun") or "smpirun")
+    p.add_argument("--coll-selector", default="mpich",
+                   help="SMPI's choice of algorithms for the 'system' collectives: mpich (default), ompi, ...")
+    p.add_argument("--cfg", action="append", default=[], help="extra SimGrid --cfg=NAME:VALUE")
+    p.add_argument("program", nargs=argparse.REMAINDER, help="-- mcb_BINARY ARGS...")
+    args = p.parse_args()
+    prog = args.program[1:] if args.program[:1] == ["--"] else args.program
+    if not prog:
+        p.error("give the binary and its arguments after --")
+    binary = prog[0] if os.path.sep in prog[0] else os.path.join(args.build, "src", prog[0])
+    if not os.path.isfile(binary):
+        sys.exit(f"simulate.py: {binary} not found: build it with cmake -DMCB_SIMULATE=ON -B {args.build}")
+    if args.shared_buffers and any(a in ("-c", "--check") for a in prog[1:]):
+        sys.exit("simulate.py: --shared-buffers makes the data garbage: drop -c")
+    if any(a == "--csv" or a.startswith("--csv=") for a in prog[1:]):
+        sys.exit("simulate.py: the runner names the CSV files (--out)")
+    platform = platform_file(args.platform)
+    hosts = platform_hosts(platform)
+    node_counts = parse_list(args.nodes)
+    os.makedirs(args.out, exist_ok=True)
+    name = os.path.basename(binary)
+    tag = os.path.splitext(os.path.basename(platform))[0]
+    rows, failed = [], 0
+    for nodes in node_counts:
+        if nodes > len(hosts):
+            sys.exit(f"simulate.py: --nodes {nodes}: platform {tag} has {len(hosts)} hosts")
+        per_node = args.ranks_per_node or hosts[0][1]
+        if per_node > min(c for _, c in hosts[:nodes]):
+            sys.exit(f"simulate.py: --ranks-per-node {per_node}: the hosts of {tag} have {hosts[0][1]} cores")
+        csv_path = os.path.abspath(os.path.join(args.out, f"{name}-{tag}-{nodes}x{per_node}.csv"))
+        with tempfile.TemporaryDirectory(prefix="mcb-sim-") as tmp:
+            hostfile = os.path.join(tmp, "hosts")
+            with open(hostfile, "w") as f:
+                f.writelines(f"{h}:{per_node}\n" for h, _ in hosts[:nodes])
+            cfg = ["smpi/simulate-computation:no", "smpi/coll-selector:" + args.coll_selector, "smpi/tmpdir:" + tmp]
+            cfg += args.cfg
+            if args.shared_buffers:
+                cfg += ["smpi/shared-malloc:global", "smpi/auto-shared-malloc-thresh:65536"]
+            cmd = [args.smpirun, "-np", str(nodes * per_node), "-platform", platform, "-hostfile", hostfile]
+            cmd += [f"--cfg={c}" for c in cfg] + ["--log=root.thresh:warning", os.path.abspath(binary)]
+            cmd += prog[1:] + ["--csv", csv_path]
+            print(f"== {tag}: {nodes} nodes x {per_node} ranks: {' '.join(cmd)}", flush=True)
+            start = time.time()
+            rc, out = run(cmd, tmp, args.timeout)
+        sys.stdout.write(out)
+        if rc is None:
+            print(f"simulate.py: FAIL: no result after {args.timeout} s", flush=True)
+            failed += 1
+            continue
+        print(f"== {nodes} nodes: exit {rc}, {time.time() - start:.1f} s of real time", flush=True)
+        if rc != 0 or re.search(r"^\d+\s.*\bfail\b", out, re.M):
+            failed += 1
+            continue
+        # mcb's own node detection (MPI_COMM_TYPE_SHARED) must see the hosts.
+        want = f"ranks: {nodes * per_node}, nodes: {nodes}, ranks per node: {per_node}"
+        seen = set(re.findall(r"^# (ranks: \d+, nodes: \d+, ranks per node: \d+)", out, re.M))
+        if seen and seen != {want}:
+            print(f"simulate.py: FAIL: mcb reports {sorted(seen)}, launched {want}", flush=True)
+            failed += 1
+            continue
+        with open(csv_path, newline="") as f:
+            rows += list(csv.DictReader(f))
+    for (nodes, size), entries in ordering(rows).items():
+        print(f"\n# simulated ordering on {tag}, {nodes} nodes, {size} B: fastest first (us)")
+        for avg, label in entries:
+            print(f"{avg:14.2f}  {label}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
