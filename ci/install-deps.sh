@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Installs everything mcb needs to build and test, from Debian 12's packages:
 # a compiler and CMake, Open MPI and MPICH, CLI11, spdlog, hwloc, GoogleTest,
-# clang-format, pandas/matplotlib for the schema test and plots/, and
-# hipcc/libamdhip64-dev to compile the HIP backend (no AMD GPU needed).
+# clang-format, pandas/matplotlib for the schema test and plots/,
+# hipcc/libamdhip64-dev to compile the HIP backend (no AMD GPU needed),
+# Slurm's daemons and client for the private localhost cluster of the slurm
+# tests (ci/with-slurm.sh; no service is enabled or started), and SimGrid's
+# SMPI for the simulation build.
 # Needs root (or sudo). Safe to run again.
 set -euo pipefail
 packages=(
@@ -11,6 +14,8 @@ packages=(
   libcli11-dev libspdlog-dev libfmt-dev libhwloc-dev hwloc
   libgtest-dev clang-format
   hipcc libamdhip64-dev
+  slurmctld slurmd slurm-client
+  libsimgrid-dev
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The test command of the README and of CI: installs the dependencies, builds
-# mcb with Open MPI and with MPICH and runs the whole CTest suite on both,
-# checks the formatting, and compiles the CUDA (where nvcc exists) and HIP
-# backends, running their tests that skip without a GPU.
+# mcb with Open MPI and with MPICH and runs the whole CTest suite on both
+# (multi-host runs and a private Slurm included), checks the formatting,
+# builds the SimGrid simulation variant and runs its tests, and compiles the
+# CUDA (where nvcc exists) and HIP backends, running their tests that skip
+# without a GPU.
 #   ci/test.sh            everything
 #   MCB_MPIS=openmpi ci/test.sh    one MPI only
 set -euo pipefail
@@ -22,6 +24,11 @@ for mpi in ${MCB_MPIS:-openmpi mpich}; do
   cmake --build "build-ci-$mpi" -j "$jobs"
   (cd "build-ci-$mpi" && ctest --output-on-failure -j 2) || status=1
 done
+
+echo "== simulation build (SimGrid SMPI, -DMCB_SIMULATE=ON) and its tests"
+cmake -S . -B build-ci-sim -DCMAKE_BUILD_TYPE=Release -DMCB_SIMULATE=ON >/dev/null
+cmake --build build-ci-sim -j "$jobs" --target mcb_alltoall mcb_allgather mcb_allreduce mcb_breakdown
+(cd build-ci-sim && ctest --output-on-failure -j 2) || status=1
 
 nvcc=$(command -v nvcc || ls -d /usr/local/cuda*/bin/nvcc 2>/dev/null | sort | tail -n 1 || true)
 cuda=(-DMCB_ENABLE_CUDA=OFF)
