@@ -3,12 +3,12 @@
 // shared-memory allreduces: a copy-in design moves about three memcpys'
 // worth of data (allreduce-shared-memory-multiradix). No MPI.
 //   mcb_copy_bw [-m SIZES] [-i ITERATIONS]
-#include "harness/cli.hpp"
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <vector>
+#include "harness/cli.hpp"
 
 #include "harness/options.hpp"
 #include "mcb/error.hpp"

@@ -4,13 +4,13 @@
 // alpha*K + beta*D*S, as a table and as CSV. `--sweep` takes every radix
 // from 2 to P, which is the data of the paper's Figure 4. No MPI: it runs
 // anywhere, in seconds for P up to a few ten thousands.
-#include "harness/cli.hpp"
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <string>
 #include <vector>
+#include "harness/cli.hpp"
 
 #include "harness/options.hpp"
 #include "mcb/error.hpp"

@@ -1,11 +1,11 @@
 #include "harness/options.hpp"
 
-#include "harness/cli.hpp"
 #include <algorithm>
 #include <cctype>
 #include <map>
 #include <set>
 #include <sstream>
+#include "harness/cli.hpp"
 
 #include "mcb/error.hpp"
 
