@@ -12,7 +12,7 @@ packages=(
   build-essential cmake pkg-config python3 python3-pandas python3-matplotlib
   openmpi-bin libopenmpi-dev mpich libmpich-dev
   libcli11-dev libspdlog-dev libfmt-dev libhwloc-dev hwloc
-  libgtest-dev clang-format
+  libgtest-dev clang-format ccache
   hipcc libamdhip64-dev
   slurmctld slurmd slurm-client
   libsimgrid-dev

@@ -12,6 +12,13 @@ cd "$(dirname "$0")/.."
 ci/install-deps.sh
 jobs=$(nproc)
 status=0
+# ccache (from install-deps) keeps rebuilds of unchanged files cheap, also
+# across clones of the repository (paths hashed relative to the clone).
+launcher=()
+if command -v ccache >/dev/null; then
+  export CCACHE_BASEDIR=$PWD
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
 
 echo "== clang-format"
 if ! git ls-files '*.cpp' '*.hpp' '*.cu' '*.c' | xargs clang-format --dry-run --Werror; then
@@ -20,13 +27,14 @@ fi
 
 for mpi in ${MCB_MPIS:-openmpi mpich}; do
   echo "== build and test with $mpi"
-  cmake -S . -B "build-ci-$mpi" -DCMAKE_BUILD_TYPE=Release -DMCB_MPI="$mpi" -DMCB_ENABLE_CUDA=OFF -DMCB_ENABLE_HIP=OFF >/dev/null
+  cmake -S . -B "build-ci-$mpi" -DCMAKE_BUILD_TYPE=Release -DMCB_MPI="$mpi" -DMCB_ENABLE_CUDA=OFF -DMCB_ENABLE_HIP=OFF \
+    "${launcher[@]}" >/dev/null
   cmake --build "build-ci-$mpi" -j "$jobs"
   (cd "build-ci-$mpi" && ctest --output-on-failure -j 2) || status=1
 done
 
 echo "== simulation build (SimGrid SMPI, -DMCB_SIMULATE=ON) and its tests"
-cmake -S . -B build-ci-sim -DCMAKE_BUILD_TYPE=Release -DMCB_SIMULATE=ON >/dev/null
+cmake -S . -B build-ci-sim -DCMAKE_BUILD_TYPE=Release -DMCB_SIMULATE=ON "${launcher[@]}" >/dev/null
 cmake --build build-ci-sim -j "$jobs" --target mcb_alltoall mcb_allgather mcb_allreduce mcb_breakdown
 (cd build-ci-sim && ctest --output-on-failure -j 2) || status=1
 
@@ -34,7 +42,7 @@ nvcc=$(command -v nvcc || ls -d /usr/local/cuda*/bin/nvcc 2>/dev/null | sort | t
 cuda=(-DMCB_ENABLE_CUDA=OFF)
 [[ -n "$nvcc" ]] && cuda=(-DMCB_ENABLE_CUDA=ON -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES=90)
 echo "== GPU build (CUDA: ${nvcc:-no nvcc, skipped}; HIP: Debian's hipcc): compile, and the no-GPU path"
-cmake -S . -B build-ci-cuda -DCMAKE_BUILD_TYPE=Release "${cuda[@]}" -DMCB_ENABLE_HIP=ON >/dev/null
+cmake -S . -B build-ci-cuda -DCMAKE_BUILD_TYPE=Release "${cuda[@]}" -DMCB_ENABLE_HIP=ON "${launcher[@]}" >/dev/null
 # Only what its tests below need: the library with both backends and three binaries.
 cmake --build build-ci-cuda -j "$jobs" --target mcb_unit_tests mcb_alltoall mcb_allreduce
 # The gpu_ tests run on a GPU and are reported as skipped without one.

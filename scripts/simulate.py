@@ -15,9 +15,9 @@ messages), and local work is not timed (smpi/simulate-computation:no), so
 packing, copies and reductions cost nothing. Simulated microseconds are a
 model's, not a machine's: see the README's "Simulation" section.
 
---shared-buffers makes every large allocation of the ranks one shared
-region (SMPI's shared malloc), so that runs at 32 x 112 with kilobyte blocks
-fit in memory; the data are then garbage, so do not pass -c with it.
+Memory: every simulated rank is a thread of one process holding its own
+buffers, e.g. 3584 x 4 KiB per buffer and rank at 32 x 112; keep P^2 x size
+within this machine's memory.
 """
 import argparse
 import csv
@@ -105,7 +105,6 @@ def main():
     p.add_argument("--build", default="build-sim", help="the simulation build (cmake -DMCB_SIMULATE=ON)")
     p.add_argument("--out", default="results-sim", help="directory for the CSV files")
     p.add_argument("--timeout", type=float, default=1800, help="seconds per run; a run past it fails")
-    p.add_argument("--shared-buffers", action="store_true", help="SMPI shared malloc for large buffers (no -c)")
     p.add_argument("--smpirun", default=shutil.which("smpirun") or "smpirun")
     p.add_argument("--coll-selector", default="mpich",
                    help="SMPI's choice of algorithms for the 'system' collectives: mpich (default), ompi, ...")
@@ -118,8 +117,6 @@ def main():
     binary = prog[0] if os.path.sep in prog[0] else os.path.join(args.build, "src", prog[0])
     if not os.path.isfile(binary):
         sys.exit(f"simulate.py: {binary} not found: build it with cmake -DMCB_SIMULATE=ON -B {args.build}")
-    if args.shared_buffers and any(a in ("-c", "--check") for a in prog[1:]):
-        sys.exit("simulate.py: --shared-buffers makes the data garbage: drop -c")
     if any(a == "--csv" or a.startswith("--csv=") for a in prog[1:]):
         sys.exit("simulate.py: the runner names the CSV files (--out)")
     platform = platform_file(args.platform)
@@ -142,8 +139,6 @@ def main():
                 f.writelines(f"{h}:{per_node}\n" for h, _ in hosts[:nodes])
             cfg = ["smpi/simulate-computation:no", "smpi/coll-selector:" + args.coll_selector, "smpi/tmpdir:" + tmp]
             cfg += args.cfg
-            if args.shared_buffers:
-                cfg += ["smpi/shared-malloc:global", "smpi/auto-shared-malloc-thresh:65536"]
             cmd = [args.smpirun, "-np", str(nodes * per_node), "-platform", platform, "-hostfile", hostfile]
             cmd += [f"--cfg={c}" for c in cfg] + ["--log=root.thresh:warning", os.path.abspath(binary)]
             cmd += prog[1:] + ["--csv", csv_path]
