@@ -36,21 +36,21 @@ const std::vector<Algorithm>& algorithms() {
       return layout.uniform() ? std::string() : std::string("needs the same number of ranks on every node");
     };
     v.push_back(lane_algo);
-    Algorithm standard{"ppg_standard",
-                       "multi-process per GPU: each of a GPU's PPG processes allreduces its slice with its "
-                       "counterparts on every GPU",
-                       {},
-                       ppg_standard};
-    standard.unsupported = lane_algo.unsupported;
-    standard.per_gpu = true;
-    v.push_back(standard);
-    Algorithm ppg_lane_algo{"ppg_lane",
-                            "multi-process per GPU, multi-lane: the lane algorithm on each process's slice",
-                            {detail::inner_node_param(), detail::node_factors_param()},
-                            ppg_lane};
-    ppg_lane_algo.unsupported = lane_algo.unsupported;
-    ppg_lane_algo.per_gpu = true;
-    v.push_back(ppg_lane_algo);
+    // The multi-process-per-GPU algorithms split the GPU's buffers themselves.
+    auto per_gpu = [&](Algorithm a) {
+      a.unsupported = lane_algo.unsupported;
+      a.per_gpu = true;
+      v.push_back(std::move(a));
+    };
+    per_gpu({"ppg_standard",
+             "multi-process per GPU: each of a GPU's PPG processes allreduces its slice with its counterparts on "
+             "every GPU",
+             {},
+             ppg_standard});
+    per_gpu({"ppg_lane",
+             "multi-process per GPU, multi-lane: the lane algorithm on each process's slice",
+             {detail::inner_node_param(), detail::node_factors_param()},
+             ppg_lane});
     Algorithm rx{"shm_recursive_exchange",
                  "shared-memory recursive exchange: reduce_scatter and allgather stages of flexible factors",
                  {detail::factors_param(

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "error_of.hpp"
 #include "harness/options.hpp"
 #include "mcb/error.hpp"
 
@@ -13,20 +14,7 @@ namespace {
 
 using Sizes = std::vector<std::size_t>;
 
-// The message of the Error that `f` throws; fails the test if it throws none.
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected mcb::Error, got another exception: " << e.what();
-    return {};
-  }
-  ADD_FAILURE() << "expected mcb::Error, nothing thrown";
-  return {};
-}
+using test::error_of;
 
 // ---------------------------------------------------------------- parse_sizes
 

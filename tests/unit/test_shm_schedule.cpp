@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "error_of.hpp"
 #include "mcb/error.hpp"
 #include "shm.hpp"
 #include "shm_schedule.hpp"
@@ -45,16 +46,7 @@ std::uint64_t all_weights(int q) {
   return all;
 }
 
-// The message of the Error that `f` throws, or "no error".
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using test::error_of;
 
 void simulate(int q, const Factors& f, std::size_t bytes) {
   const std::size_t lines = (bytes + kCacheLine - 1) / kCacheLine;
