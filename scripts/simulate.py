@@ -126,12 +126,13 @@ def main():
     name = os.path.basename(binary)
     tag = os.path.splitext(os.path.basename(platform))[0]
     rows, failed = [], 0
-    for nodes in node_counts:
+    per_node = args.ranks_per_node or hosts[0][1]
+    for nodes in node_counts:  # every count checked before anything runs
         if nodes > len(hosts):
             sys.exit(f"simulate.py: --nodes {nodes}: platform {tag} has {len(hosts)} hosts")
-        per_node = args.ranks_per_node or hosts[0][1]
         if per_node > min(c for _, c in hosts[:nodes]):
             sys.exit(f"simulate.py: --ranks-per-node {per_node}: the hosts of {tag} have {hosts[0][1]} cores")
+    for nodes in node_counts:
         csv_path = os.path.abspath(os.path.join(args.out, f"{name}-{tag}-{nodes}x{per_node}.csv"))
         with tempfile.TemporaryDirectory(prefix="mcb-sim-") as tmp:
             hostfile = os.path.join(tmp, "hosts")
