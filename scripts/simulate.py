@@ -15,6 +15,13 @@ messages), and local work is not timed (smpi/simulate-computation:no), so
 packing, copies and reductions cost nothing. Simulated microseconds are a
 model's, not a machine's: see the README's "Simulation" section.
 
+As a launcher (--launch, for the figure scripts: MCB_LAUNCHER=sim:PLATFORM),
+it runs the command once on --nodes N hosts as given, its own --csv included,
+with the output streamed, and exits with the command's status:
+
+  scripts/simulate.py --platform manycore-32x112 --nodes 4 --ranks-per-node 8 --launch \\
+      -- build-sim/src/mcb_alltoall -m 4 --csv out.csv
+
 Memory: every simulated rank is a thread of one process holding its own
 buffers, e.g. 3584 x 4 KiB per buffer and rank at 32 x 112; keep P^2 x size
 within this machine's memory.
@@ -97,6 +104,34 @@ def ordering(rows):
     return {k: sorted(v) for k, v in sorted(table.items())}
 
 
+def smpirun_command(args, platform, hostfile, tmp, np, binary):
+    cfg = ["smpi/simulate-computation:no", "smpi/coll-selector:" + args.coll_selector, "smpi/tmpdir:" + tmp]
+    cfg += args.cfg
+    cmd = [args.smpirun, "-np", str(np), "-platform", platform, "-hostfile", hostfile]
+    return cmd + [f"--cfg={c}" for c in cfg] + ["--log=root.thresh:warning", os.path.abspath(binary)]
+
+
+def launch(args, platform, hosts, per_node, binary, rest):
+    """--launch: the command once, as given, streamed; its exit status."""
+    with tempfile.TemporaryDirectory(prefix="mcb-sim-") as tmp:
+        hostfile = os.path.join(tmp, "hosts")
+        with open(hostfile, "w") as f:
+            f.writelines(f"{h}:{per_node}\n" for h, _ in hosts)
+        rest = [os.path.abspath(a) if prev == "--csv" else a for prev, a in zip([""] + rest, rest)]
+        proc = subprocess.Popen(smpirun_command(args, platform, hostfile, tmp, len(hosts) * per_node, binary) + rest,
+                                cwd=tmp, start_new_session=True)
+        try:
+            return proc.wait(timeout=args.timeout)
+        except subprocess.TimeoutExpired:
+            print(f"simulate.py: FAIL: no result after {args.timeout} s", file=sys.stderr, flush=True)
+            return 124
+        finally:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--platform", required=True, help="name in scripts/platforms/ or an XML file")
@@ -109,6 +144,8 @@ def main():
     p.add_argument("--coll-selector", default="mpich",
                    help="SMPI's choice of algorithms for the 'system' collectives: mpich (default), ompi, ...")
     p.add_argument("--cfg", action="append", default=[], help="extra SimGrid --cfg=NAME:VALUE")
+    p.add_argument("--launch", action="store_true",
+                   help="run the command once as given (one node count), output streamed, its exit status returned")
     p.add_argument("program", nargs=argparse.REMAINDER, help="-- mcb_BINARY ARGS...")
     args = p.parse_args()
     prog = args.program[1:] if args.program[:1] == ["--"] else args.program
@@ -117,7 +154,7 @@ def main():
     binary = prog[0] if os.path.sep in prog[0] else os.path.join(args.build, "src", prog[0])
     if not os.path.isfile(binary):
         sys.exit(f"simulate.py: {binary} not found: build it with cmake -DMCB_SIMULATE=ON -B {args.build}")
-    if any(a == "--csv" or a.startswith("--csv=") for a in prog[1:]):
+    if not args.launch and any(a == "--csv" or a.startswith("--csv=") for a in prog[1:]):
         sys.exit("simulate.py: the runner names the CSV files (--out)")
     platform = platform_file(args.platform)
     hosts = platform_hosts(platform)
@@ -132,16 +169,17 @@ def main():
             sys.exit(f"simulate.py: --nodes {nodes}: platform {tag} has {len(hosts)} hosts")
         if per_node > min(c for _, c in hosts[:nodes]):
             sys.exit(f"simulate.py: --ranks-per-node {per_node}: the hosts of {tag} have {hosts[0][1]} cores")
+    if args.launch:
+        if len(node_counts) != 1:
+            sys.exit("simulate.py: --launch takes one node count")
+        return launch(args, platform, hosts[:node_counts[0]], per_node, binary, prog[1:])
     for nodes in node_counts:
         csv_path = os.path.abspath(os.path.join(args.out, f"{name}-{tag}-{nodes}x{per_node}.csv"))
         with tempfile.TemporaryDirectory(prefix="mcb-sim-") as tmp:
             hostfile = os.path.join(tmp, "hosts")
             with open(hostfile, "w") as f:
                 f.writelines(f"{h}:{per_node}\n" for h, _ in hosts[:nodes])
-            cfg = ["smpi/simulate-computation:no", "smpi/coll-selector:" + args.coll_selector, "smpi/tmpdir:" + tmp]
-            cfg += args.cfg
-            cmd = [args.smpirun, "-np", str(nodes * per_node), "-platform", platform, "-hostfile", hostfile]
-            cmd += [f"--cfg={c}" for c in cfg] + ["--log=root.thresh:warning", os.path.abspath(binary)]
+            cmd = smpirun_command(args, platform, hostfile, tmp, nodes * per_node, binary)
             cmd += prog[1:] + ["--csv", csv_path]
             print(f"== {tag}: {nodes} nodes x {per_node} ranks: {' '.join(cmd)}", flush=True)
             start = time.time()
