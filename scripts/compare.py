@@ -180,22 +180,29 @@ def print_table(m, extras, only_flagged):
         print("(no flagged rows)")
 
 
+def fmt_ratio(v):
+    return f"{v:.3f}" if v < 1000 else f"{v:.4g}"
+
+
 def print_summary(m):
+    cols = ["ratio NEW/BASE", "count", "min", "median", "max", "geomean", "regr", "faster"]
     groups = [(f"{c} {a}", g["ratio"]) for (c, a), g in m.groupby(["collective", "algorithm"], sort=True)]
     groups.append(("all", m["ratio"]))
-    width = max(len(n) for n, _ in groups)
-    print(f"{'ratio NEW/BASE':<{width}}  {'count':>5}  {'min':>6}  {'median':>6}  {'max':>6}  {'geomean':>7}  "
-          f"{'regr':>4}  {'faster':>6}")
+    rows = []
     for name, r in groups:
         flags = m.loc[r.index, "flag"]
-        print(f"{name:<{width}}  {len(r):>5}  {r.min():>6.3f}  {r.median():>6.3f}  {r.max():>6.3f}  "
-              f"{geomean(r):>7.3f}  {(flags == 'REGRESSION').sum():>4}  {(flags == 'faster').sum():>6}")
+        rows.append([name, str(len(r))] + [fmt_ratio(v) for v in (r.min(), r.median(), r.max(), geomean(r))]
+                    + [str((flags == "REGRESSION").sum()), str((flags == "faster").sum())])
+    width = [max(len(c), *(len(row[i]) for row in rows)) for i, c in enumerate(cols)]
+    for row in [cols] + rows:
+        print("  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(row, width))))
 
 
 def plot(m, extras, args, labels, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker  # noqa: F401 (matplotlib.ticker below)
 
     fig, ax = plt.subplots(figsize=(9, 5.5))
     lo, hi = 1 / (1 + args.threshold), 1 + args.threshold
@@ -224,6 +231,9 @@ def plot(m, extras, args, labels, path):
         ax.set_xticklabels([f"{s >> 20}M" if s >= 1 << 20 and s % (1 << 20) == 0 else
                             f"{s >> 10}K" if s >= 1024 and s % 1024 == 0 else str(s) for s in sizes])
         ax.minorticks_off()
+    if m["ratio"].max() > 4 or m["ratio"].min() < 0.25:
+        ax.set_yscale("log", base=2)  # large ratios: keep the band around 1 readable
+        ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
     ax.set_xlabel("size (bytes per block)")
     ax.set_ylabel(f"{args.stat} NEW / BASE  (> 1: slower)")
     ax.set_title(f"base: {labels[0]}, new: {labels[1]}", fontsize=10)

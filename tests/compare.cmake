@@ -1,1 +1,11 @@
-# (filled in by issue 9)
+# scripts/compare.py, the regression gate between two sets of runs, on crafted
+# CSVs with a known answer (tests/compare/make_csvs.py writes them; run_case.py
+# checks the exit status, the flagged rows and the messages). No MPI. Each
+# case writes into a directory of its own: the tests may run in parallel.
+foreach(case ok regression noisy bad_input plot)
+  add_test(NAME compare_${case}
+           COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/compare/run_case.py ${case}
+                   ${PROJECT_SOURCE_DIR}/scripts/compare.py ${CMAKE_CURRENT_BINARY_DIR}/compare/${case})
+  set_tests_properties(compare_${case} PROPERTIES LABELS scripts TIMEOUT 60
+                       PASS_REGULAR_EXPRESSION "compare: ok" FAIL_REGULAR_EXPRESSION "FAIL|Traceback")
+endforeach()
