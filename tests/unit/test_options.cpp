@@ -143,6 +143,7 @@ TEST_F(ParseOptions, Defaults) {
   EXPECT_EQ(o.layout.region.kind, RegionSpec::Kind::none);
   EXPECT_EQ(o.phase_modes, std::vector<PhaseMode>{PhaseMode::embedded});
   EXPECT_EQ(o.log_level, 3);
+  EXPECT_EQ(o.progress, 30.0);
   EXPECT_TRUE(o.csv.empty());
   EXPECT_TRUE(o.json.empty());
   EXPECT_FALSE(o.params.has("radix"));
@@ -348,6 +349,18 @@ TEST_F(ParseOptions, RankOrderAndPhaseMode) {
             (std::vector<PhaseMode>{PhaseMode::embedded, PhaseMode::isolated}));
   EXPECT_EQ(to_string(PhaseMode::isolated), "isolated");
   EXPECT_EQ(to_string(PhaseMode::embedded), "embedded");
+}
+
+TEST_F(ParseOptions, Progress) {
+  EXPECT_EQ(parse({}).options.progress, 30.0);
+  EXPECT_EQ(parse({"--progress", "0"}).options.progress, 0.0);
+  EXPECT_EQ(parse({"--progress", "2.5"}).options.progress, 2.5);
+  EXPECT_EQ(parse({"--progress", "600"}).options.progress, 600.0);
+  EXPECT_EQ(error({"--progress", "-1"}), "--progress -1: must be >= 0 seconds");
+  EXPECT_EQ(error({"--progress", "-0.5"}), "--progress -0.5: must be >= 0 seconds");
+  EXPECT_NE(error({"--progress", "often"}).find("--progress"), std::string::npos);
+  EXPECT_THROW(parse({"--progress"}), Error);  // missing value
+  EXPECT_NE(parse({"--help"}).output.find("--progress"), std::string::npos);
 }
 
 TEST_F(ParseOptions, Flags) {

@@ -14,6 +14,7 @@
 #include <regex>
 
 #include "harness/options.hpp"
+#include "harness/progress.hpp"
 #include "harness/report.hpp"
 #include "harness/stats.hpp"
 #include "mcb/error.hpp"
@@ -188,9 +189,11 @@ class Runner {
       breakdown_ = std::make_unique<BreakdownTable>(stdout, opt_.validate);
   }
 
-  /// Runs one configuration in one phase mode on `layout` over every size.
-  /// Returns the number of sizes whose validation failed (same on every rank).
-  int run(const Algorithm& algorithm, const Config& config, PhaseMode mode, const Layout& layout) {
+  /// Runs one configuration in one phase mode on `layout` over every size,
+  /// each size a step of `progress` named `label`. Returns the number of
+  /// sizes whose validation failed (same on every rank).
+  int run(const Algorithm& algorithm, const Config& config, PhaseMode mode, const Layout& layout, Progress& progress,
+          const std::string& label) {
     layout_ = &layout;
     const int p = layout_->size();
     const std::size_t tb = opt_.type.bytes;
@@ -265,6 +268,7 @@ class Runner {
       }
       if (layout_->rank() == 0)
         report(algorithm, plan, mode, size, count, iterations, warmup, m, validation, setup_us, table.get());
+      progress.step(label, size, layout_->num_nodes());  // between sizes, outside the timed loop
     }
     return failures;
   }
@@ -551,6 +555,15 @@ std::optional<Layout> first_nodes(const Layout& full, int nodes, const LayoutOpt
   return layout;
 }
 
+// A configuration as progress lines name it: "node_aware inner=pairwise",
+// and the phase mode when the run has both.
+std::string progress_label(const Config& config, PhaseMode mode, const Options& opt) {
+  std::string label = config.algorithm;
+  for (const auto& [name, value] : config.params.values()) label += " " + name + "=" + value;
+  if (opt.phase_modes.size() > 1) label += ", " + to_string(mode);
+  return label;
+}
+
 int run_all(int argc, char** argv, const CollectiveSpec& spec) {
   int world_rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
@@ -579,6 +592,10 @@ int run_all(int argc, char** argv, const CollectiveSpec& spec) {
         throw Error("--nodes " + std::to_string(n) + ": this run has " + std::to_string(layout.num_nodes()) + " node" +
                     (layout.num_nodes() == 1 ? "" : "s") + " (" + layout.describe() + ")");
     Runner runner(spec, opt, mem, MPI_COMM_WORLD);
+    // Steps: node counts x configurations x phase modes x sizes.
+    const long modes_x_sizes = static_cast<long>(opt.phase_modes.size() * opt.sizes.size());
+    Progress progress(spec.binary, static_cast<long>(node_counts.size() * opt.configs.size()) * modes_x_sizes,
+                      opt.progress, world_rank == 0);
     int failures = 0, ran = 0;
     std::string skipped;  // why the first configuration left out was
     for (int n : node_counts) {
@@ -599,7 +616,10 @@ int run_all(int argc, char** argv, const CollectiveSpec& spec) {
             bool given = false;
             for (const auto& p : algorithm.params)
               given = given || (opt.params.has(p.name) && opt.params.get(p.name) != "all");
-            if (!why.empty() && !given) continue;
+            if (!why.empty() && !given) {
+              progress.skip(modes_x_sizes);
+              continue;
+            }
           }
           if (!why.empty()) {
             if (config.named) throw Error(algorithm.name + " " + why + " (" + here.describe() + ")");
@@ -607,16 +627,18 @@ int run_all(int argc, char** argv, const CollectiveSpec& spec) {
             if (here.rank() == 0)
               std::printf("# skipping %s, not applicable: %s (%s)\n\n", algorithm.name.c_str(), why.c_str(),
                           here.describe().c_str());
+            progress.skip(modes_x_sizes);
             continue;
           }
           ++ran;
           for (PhaseMode mode : opt.phase_modes) {
-            failures += runner.run(algorithm, config, mode, here);
+            failures += runner.run(algorithm, config, mode, here, progress, progress_label(config, mode, opt));
             if (here.rank() == 0 && spec.tool == Tool::benchmark) std::printf("\n");
           }
         }
       });
     }
+    progress.finish();
     // Nothing could run (a binary of one algorithm on a layout it cannot
     // take): that is an error, not an empty success.
     MPI_Allreduce(MPI_IN_PLACE, &ran, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);

@@ -209,6 +209,9 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
                  "embedded (phases timed inside the run), isolated (each alone, between barriers) or both")
       ->capture_default_str();
   app.add_option("--nodes", nodes, "run on the first K nodes for each K of a list a,b,c or MIN:MAX (doubling)");
+  app.add_option("--progress", o.progress,
+                 "SECONDS between progress lines (done/total, ETA) on rank 0's stderr; 0: after every step")
+      ->capture_default_str();
   app.add_flag("-v,--verbose", verbose, "more log output (-v info, -vv debug, -vvv trace)");
   app.add_option("--log-level", log_level, "log level: trace, debug, info, warn, error, critical, off");
 
@@ -284,6 +287,11 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
   else
     throw Error("--phase-mode " + phase_mode + ": expected embedded, isolated or both");
   if (!nodes.empty()) o.nodes = parse_int_list("--nodes", nodes);
+  if (!(o.progress >= 0)) {  // NaN too
+    std::ostringstream text;
+    text << o.progress;
+    throw Error("--progress " + text.str() + ": must be >= 0 seconds");
+  }
 
   static const char* levels[] = {"trace", "debug", "info", "warn", "error", "critical", "off"};
   o.log_level = std::max(0, 3 - verbose);

@@ -50,6 +50,7 @@ struct Options {
   std::vector<PhaseMode> phase_modes{PhaseMode::embedded};
   std::vector<int> nodes;       // node counts to run on (first K nodes); empty: all
   int log_level = 3;            // spdlog level: 0 trace ... 6 off; default warn
+  double progress = 30;         // seconds between progress lines on rank 0's stderr; 0: every step
   Params params;                // as given (lists unexpanded)
   std::vector<Config> configs;  // algorithms x parameter values, in run order
 };
