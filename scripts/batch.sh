@@ -113,6 +113,7 @@ launch() {
 run_step() {
   local what=$1
   shift
+  ((batch_done)) || echo "$batch_name: $nodes nodes x $per_node ranks ($launcher$( ((virtual)) && echo ', virtual nodes')), $runs runs, into $results" >&2
   batch_done=$((batch_done + 1))
   echo "[$batch_name] run $batch_done/$batch_total: $what: $*" >&2
   if [[ ${MCB_DRY_RUN:-0} == 1 ]]; then return 0; fi
@@ -167,7 +168,6 @@ largest_prime() {
   echo 1
 }
 
-echo "$batch_name: $nodes nodes x $per_node ranks ($launcher$( ((virtual)) && echo ', virtual nodes')), $runs runs, into $results" >&2
 
 # divisors LIST N: the values of the comma-separated LIST that divide N (the
 # leader and group sizes a node of N ranks can take), comma-separated.

@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Test of plots/: runs plots/all.py on plots/sample and checks that
+  - every figure of EXPECTED was made, with its expected number of series
+    (read from the scripts' own summary lines), and nothing was skipped or
+    failed;
+  - each figure's PNG is a real, non-trivial PNG and its PDF a PDF;
+  - every plot script named in scripts/figures.md exists and made a figure.
+
+    check_plots.py ROOT OUTDIR
+"""
+import os
+import re
+import subprocess
+import sys
+
+# Figure -> series on plots/sample (a legend entry, or a heat map's category).
+EXPECTED = {
+    "locality_fig10": 11,
+}
+
+
+def main():
+    root, outdir = sys.argv[1], sys.argv[2]
+    proc = subprocess.run([sys.executable, os.path.join(root, "plots", "all.py"), os.path.join(root, "plots", "sample"),
+                           "-o", outdir, "--strict"], capture_output=True, text=True, timeout=600)
+    print(proc.stdout + proc.stderr)
+    errors = []
+    if proc.returncode != 0:
+        errors.append(f"all.py exited {proc.returncode}")
+    made = {}
+    for name, series, paths in re.findall(r"^figure (\S+): (\d+) series, \d+ panels, \d+ points: (.*)$", proc.stdout,
+                                          re.M):
+        made[name] = int(series)
+        for path in paths.split():
+            with open(path, "rb") as f:
+                head = f.read(8)
+            size = os.path.getsize(path)
+            if path.endswith(".png") and (head != b"\x89PNG\r\n\x1a\n" or size < 10000):
+                errors.append(f"{path}: not a PNG of a figure ({size} bytes)")
+            if path.endswith(".pdf") and (not head.startswith(b"%PDF") or size < 2000):
+                errors.append(f"{path}: not a PDF of a figure ({size} bytes)")
+    for name, series in EXPECTED.items():
+        base = [m for m in made if m == name or m.startswith(name + "-")]
+        if not base:
+            errors.append(f"{name}: not made")
+        for m in base:
+            if made[m] != series:
+                errors.append(f"{m}: {made[m]} series, expected {series}")
+    for m in made:
+        if not any(m == n or m.startswith(n + "-") for n in EXPECTED):
+            errors.append(f"{m}: made but not in this test's EXPECTED: add it")
+    with open(os.path.join(root, "scripts", "figures.md")) as f:
+        table = f.read()
+    for script in sorted(set(re.findall(r"`(\w+)\.py`", table)) - {"all", "compare_best"}):
+        if not os.path.isfile(os.path.join(root, "plots", script + ".py")):
+            errors.append(f"scripts/figures.md names plots/{script}.py, which does not exist")
+        elif script not in EXPECTED:
+            errors.append(f"scripts/figures.md names plots/{script}.py, which this test does not check")
+    for e in errors:
+        print("FAIL:", e)
+    print(f"plots: {len(made)} figures checked, {len(errors)} errors")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
