@@ -15,7 +15,17 @@ import sys
 
 # Figure -> series on plots/sample (a legend entry, or a heat map's category).
 EXPECTED = {
+    "locality_fig07": 9,  # system, hierarchical, multileader x 3 leader sizes, pairwise and nonblocking
+    "locality_fig08": 9,
+    "locality_fig09": 7,
     "locality_fig10": 11,
+    "locality_fig11": 11,
+    "locality_fig12": 11,
+    "locality_fig13": 5,  # gather, repack, inter-node, scatter, total
+    "locality_fig14": 4,
+    "locality_fig15": 4,
+    "locality_fig16": 4,
+    "locality_fig17_18": 7,  # per system: dragonfly and gpu16x4
 }
 
 
