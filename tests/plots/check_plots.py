@@ -26,6 +26,14 @@ EXPECTED = {
     "locality_fig15": 4,
     "locality_fig16": 4,
     "locality_fig17_18": 7,  # per system: dragonfly and gpu16x4
+    "tra_fig04": 3,  # K, D, the ceil(sqrt(P)) marks
+    "tra_fig08_11": 3,  # time, best radix, sqrt(P) where it is not the best (simulated: deterministic)
+    "tra_fig09": 3,
+    "tra_fig10": 3,  # system, TRA, TRA2
+    "tra_fig12": 3,
+    "sparbit_fig01": 4,  # the four classic algorithms (the paper's Figure 1 precedes Sparbit)
+    "sparbit_fig05": 5,
+    "sparbit_tables": 2,  # block and cyclic
 }
 
 
