@@ -37,15 +37,16 @@ gzip -f "$out/tra_model.csv"
 
 # Oversubscribed on this machine (Open MPI), small.
 loc_env=(MCB_BIN="$build/src" MCB_LAUNCHER=local)
+ar_sizes=4,16,64,256,1024,4096,16384,65536,262144,1048576
 env "${loc_env[@]}" MCB_NODES=4 MCB_RANKS_PER_NODE=4 MCB_SIZES=1:16384 MCB_ARGS="-i 20 -x 2" "$sc/allgather_sparbit.sbatch" \
   >"$out/allgather_sparbit-compare_best.txt"
-env "${loc_env[@]}" MCB_NODES=1 MCB_RANKS_PER_NODE=8 MCB_RUNS=2 MCB_SIZES=4:1048576 MCB_ARGS="-i 20 -x 2" \
+env "${loc_env[@]}" MCB_NODES=1 MCB_RANKS_PER_NODE=8 MCB_RUNS=2 MCB_SIZES=$ar_sizes MCB_ARGS="-i 20 -x 2" \
   "$sc/allreduce_node.sbatch" >/dev/null
-env "${loc_env[@]}" MCB_NODES=2 MCB_RANKS_PER_NODE=4 MCB_RUNS=2 MCB_SIZES=4:1048576 MCB_ARGS="-i 20 -x 2" \
+env "${loc_env[@]}" MCB_NODES=2 MCB_RANKS_PER_NODE=4 MCB_RUNS=2 MCB_SIZES=$ar_sizes MCB_ARGS="-i 20 -x 2" \
   "$sc/allreduce_nodes.sbatch" >/dev/null
-env "${loc_env[@]}" MCB_NODES=1 MCB_RANKS_PER_NODE=8 MCB_RUNS=2 MCB_SIZES=4:1048576 MCB_ARGS="-i 20 -x 2" \
+env "${loc_env[@]}" MCB_NODES=1 MCB_RANKS_PER_NODE=8 MCB_RUNS=2 MCB_SIZES=$ar_sizes MCB_ARGS="-i 20 -x 2" \
   "$sc/reduce_bcast.sbatch" >/dev/null
-env "${loc_env[@]}" MCB_NODES=2 MCB_RANKS_PER_NODE=4 MCB_RUNS=3 MCB_SIZES=4:1048576 MCB_ARGS="-i 20 -x 2" \
+env "${loc_env[@]}" MCB_NODES=2 MCB_RANKS_PER_NODE=4 MCB_RUNS=3 MCB_SIZES=$ar_sizes MCB_ARGS="-i 20 -x 2" \
   MCB_GPUS_PER_NODE=1 MCB_MEM=host "$sc/pingpong_ppg.sbatch" >/dev/null
 env "${loc_env[@]}" MCB_NODES=4 MCB_RANKS_PER_NODE=4 MCB_RUNS=3 MCB_SIZES=4096:1048576 MCB_BIG=1048576 \
   MCB_ARGS="-i 10 -x 2" MCB_GPUS_PER_NODE=1 MCB_MEM=host "$sc/allreduce_ppg.sbatch" >/dev/null

@@ -34,6 +34,18 @@ EXPECTED = {
     "sparbit_fig01": 4,  # the four classic algorithms (the paper's Figure 1 precedes Sparbit)
     "sparbit_fig05": 5,
     "sparbit_tables": 2,  # block and cyclic
+    "multiradix_fig09_11": 11,  # system (2), shm_* persistent and blocking (6), 3 point-to-point
+    "multiradix_fig12": 11,
+    "multiradix_fig13": 11,
+    "multiradix_fig14": 4,  # system_persistent, 3 shm_* persistent
+    "multiradix_fig15_17": 3,  # system, shm_tree persistent and blocking
+    "ppg_fig05": 3,  # active 1, 2, 4 (PPG 4 in the sample)
+    "ppg_fig08": 2,  # standard, lane
+    "ppg_fig09": 2,
+    "ppg_fig10": 3,  # PPG 1, 2, 4
+    "ppg_fig11": 3,
+    "ppg_fig12": 6,  # standard, lane, lane + ring at PPG 1 and 4
+    "ppg_fig13": 6,
 }
 
 
