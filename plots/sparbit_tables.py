@@ -5,15 +5,11 @@ Table I: the cells where Sparbit is the fastest on the minimum, average or
 maximum time, as the exclusive sets and intersections (share of the union);
 Table II: the mean, median and highest improvement over the second best per
 statistic, where Sparbit is the fastest. Both are scripts/compare_best.py's
-own tables (print_table1, print_table2), read back from its text.
+own tables (table1, table2), also printed as it prints them.
 
 Data: allgather_sparbit-{block,cyclic}-n{P}-run{r}.csv from scripts/allgather_sparbit.sbatch.
     /usr/bin/python3 plots/sparbit_tables.py RESULTS_DIR [-o OUTDIR]
 """
-import contextlib
-import io
-import re
-
 import matplotlib.pyplot as plt
 
 import mcbplot
@@ -25,14 +21,6 @@ ORDERS = {"block": "Sequential (block)", "cyclic": "Cyclic"}
 SETS = ["Min", "Avg", "Max", "Min Avg", "Min Max", "Avg Max", "Min Avg Max"]
 
 
-def printed(function, group):
-    """What compare_best's print_tableN prints for one rank order."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        function(group)
-    return out.getvalue()
-
-
 def make(directory, outdir):
     result, _ = sparbit_fig01.cells(directory)
     orders = [o for o in ORDERS if o in set(result["rank_order"])]
@@ -41,14 +29,15 @@ def make(directory, outdir):
     table1, table2 = [], []
     for order in orders:
         group = result[result["rank_order"] == order]
-        text1, text2 = printed(compare_best.print_table1, group), printed(compare_best.print_table2, group)
-        print(f"# rank order {order}\n{text1}{text2}", end="")
-        union, total = map(int, re.search(r"fastest in (\d+) of (\d+) cells", text1).groups())
-        sets = dict((name, f"{n} ({pct})") for name, n, pct in re.findall(r"^  (\S.*?)\s+(\d+) \((\S+)\)$", text1, re.M))
-        table1.append([f"{ORDERS[order]} ({union} of {total})"] + [sets[s] for s in SETS])
-        for line in text2.splitlines()[2:]:
-            stat, cases, mean, median, highest = line.split()
-            table2.append([ORDERS[order] if stat == "min" else "", stat.capitalize(), cases, mean, median, highest])
+        print(f"# rank order {order}")
+        compare_best.print_table1(group)
+        compare_best.print_table2(group)
+        union, total, sets = compare_best.table1(group)
+        share = {name: f"{n} ({100.0 * n / union if union else 0.0:.2f}%)" for name, n in sets.items()}
+        table1.append([f"{ORDERS[order]} ({union} of {total})"] + [share[s] for s in SETS])
+        for stat, (cases, *values) in compare_best.table2(group).items():
+            numbers = ["-" if v is None else f"{v:.2f}" for v in values]
+            table2.append([ORDERS[order] if stat == "min" else "", stat.capitalize(), str(cases)] + numbers)
     fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(9.5, 0.25 * (len(table1) + len(table2)) + 1.6),
                                    gridspec_kw={"height_ratios": [len(table1) + 2, len(table2) + 2]})
     for ax, title, header, rows in (

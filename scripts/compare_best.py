@@ -102,7 +102,10 @@ def print_map(cells, stat):
         print(line)
 
 
-def print_table1(cells):
+def table1(cells):
+    """Table I: (union, total cells, {set name: cells}) of the cells where
+    Sparbit is fastest on min, avg or max, split into exclusive sets and
+    intersections."""
     wins = {s: set(map(tuple, cells[(cells["stat"] == s) & (cells["best"] == "sparbit")][CELL].values))
             for s in ("min", "avg", "max")}
     union = wins["min"] | wins["avg"] | wins["max"]
@@ -116,21 +119,34 @@ def print_table1(cells):
         "Avg Max": (wins["avg"] & wins["max"]) - wins["min"],
         "Min Avg Max": wins["min"] & wins["avg"] & wins["max"],
     }
-    print(f"Table I: Sparbit fastest in {len(union)} of {total} cells on min, avg or max")
-    for name, cases in parts.items():
-        share = 100.0 * len(cases) / len(union) if union else 0.0
-        print(f"  {name:<12} {len(cases):>6} ({share:.2f}%)")
+    return len(union), total, {name: len(cases) for name, cases in parts.items()}
+
+
+def table2(cells):
+    """Table II: {stat: (cases, mean, median, highest)} of Sparbit's
+    improvement where it is fastest (None values without cases)."""
+    out = {}
+    for stat in ("min", "avg", "max"):
+        won = cells[(cells["stat"] == stat) & (cells["best"] == "sparbit")]["improvement_pct"]
+        out[stat] = (0, None, None, None) if won.empty else (len(won), won.mean(), won.median(), won.max())
+    return out
+
+
+def print_table1(cells):
+    union, total, parts = table1(cells)
+    print(f"Table I: Sparbit fastest in {union} of {total} cells on min, avg or max")
+    for name, n in parts.items():
+        print(f"  {name:<12} {n:>6} ({100.0 * n / union if union else 0.0:.2f}%)")
 
 
 def print_table2(cells):
     print("Table II: Sparbit's improvement over the second, where it is fastest (%)")
     print(f"  {'metric':<7}{'cases':>7}{'mean':>9}{'median':>9}{'highest':>9}")
-    for stat in ("min", "avg", "max"):
-        won = cells[(cells["stat"] == stat) & (cells["best"] == "sparbit")]["improvement_pct"]
-        if won.empty:
+    for stat, (cases, mean, median, highest) in table2(cells).items():
+        if not cases:
             print(f"  {stat:<7}{0:>7}{'-':>9}{'-':>9}{'-':>9}")
         else:
-            print(f"  {stat:<7}{len(won):>7}{won.mean():>9.2f}{won.median():>9.2f}{won.max():>9.2f}")
+            print(f"  {stat:<7}{cases:>7}{mean:>9.2f}{median:>9.2f}{highest:>9.2f}")
 
 
 def print_ratios(times, stat):
