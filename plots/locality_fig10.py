@@ -7,11 +7,11 @@ processes per leader or group, the minimum of the runs.
 Data: alltoall_sizes-*.csv from scripts/alltoall_sizes.sbatch.
     /usr/bin/python3 plots/locality_fig10.py RESULTS_DIR [-o OUTDIR]
 """
+import locality_common
 import mcbplot
 
 FIGURES = {"locality_fig10": "alltoall_sizes-*.csv (scripts/alltoall_sizes.sbatch)"}
-# The paper's series: the system MPI and Algorithms 3-5 with both inner exchanges.
-ALGORITHMS = ["system", "hierarchical", "multileader", "node_aware", "locality_aware", "multileader_node_aware"]
+ALGORITHMS = locality_common.PAPER  # the system MPI and Algorithms 3-5
 
 
 def make(directory, outdir):

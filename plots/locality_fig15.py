@@ -3,15 +3,15 @@
 to 32 nodes, Pairwise Node Aware"): the time of each phase of the node-aware
 alltoall with a pairwise inner exchange (inter-node, repack, intra-node) as
 stacked bars against the number of nodes, at 4096 bytes (1024 ints) per
-process; a black tick marks the whole operation's time. Phases timed inside
-the run, the run with the smallest total (see locality_fig13.py).
+process; a black tick marks the whole operation's time. Phases timed alone
+(isolated), the run with the smallest total (see locality_common.py).
 
 Data: breakdown_nodes-*.csv from scripts/alltoall_breakdown.sbatch (one
 launch with mcb --nodes: the nodes column varies inside a file).
     /usr/bin/python3 plots/locality_fig15.py RESULTS_DIR [-o OUTDIR]
 """
 import mcbplot
-from locality_fig13 import breakdown, phase_bars
+from locality_common import breakdown, phase_bars
 
 NAME = "locality_fig15"
 FIGURES = {NAME: "breakdown_nodes-*.csv (scripts/alltoall_breakdown.sbatch)"}

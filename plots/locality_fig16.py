@@ -5,14 +5,14 @@ each phase of the locality-aware alltoall with a pairwise inner exchange
 (inter-node, repack, intra-node) as stacked bars against the processes per
 group (1, 2, 4, 8, 16; a group of all the ranks of a node is node-aware), at
 4096 bytes (1024 ints) per process on the largest node count; a black tick
-marks the whole operation's time. Phases timed inside the run, the run with
-the smallest total (see locality_fig13.py).
+marks the whole operation's time. Phases timed alone (isolated), the run with
+the smallest total (see locality_common.py).
 
 Data: breakdown_groups-*.csv from scripts/alltoall_breakdown.sbatch.
     /usr/bin/python3 plots/locality_fig16.py RESULTS_DIR [-o OUTDIR]
 """
 import mcbplot
-from locality_fig13 import breakdown, phase_bars
+from locality_common import breakdown, phase_bars
 
 NAME = "locality_fig16"
 FIGURES = {NAME: "breakdown_groups-*.csv (scripts/alltoall_breakdown.sbatch)"}
