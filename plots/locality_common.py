@@ -103,6 +103,16 @@ def breakdown(directory, kind, keys):
     return df.merge(best, on=keys + ["file"])
 
 
+def pairwise_at(directory, kind, size):
+    """Figures 15 and 16: breakdown_{kind}'s phases at `size` bytes with a
+    pairwise inner exchange."""
+    df = breakdown(directory, kind, ["params", "size_bytes", "nodes"])
+    df = df[(df["size_bytes"] == size) & (df["params"].map(lambda p: mcbplot.param(p, "inner")) == "pairwise")]
+    if df.empty:
+        raise mcbplot.Skip(f"breakdown_{kind}-*.csv has no {size} B rows with a pairwise inner exchange")
+    return df
+
+
 def phase_bars(ax, d, x, ticks=mcbplot.size_label, legend=True):
     """Stacked bars of d's phases against the column x (tick labels ticks(x)),
     a black tick at the total; `legend`: on the right, the phases top down."""

@@ -11,7 +11,7 @@ launch with mcb --nodes: the nodes column varies inside a file).
     /usr/bin/python3 plots/locality_fig15.py RESULTS_DIR [-o OUTDIR]
 """
 import mcbplot
-from locality_common import breakdown, phase_bars
+from locality_common import pairwise_at, phase_bars
 
 NAME = "locality_fig15"
 FIGURES = {NAME: "breakdown_nodes-*.csv (scripts/alltoall_breakdown.sbatch)"}
@@ -19,10 +19,7 @@ SIZE = 4096
 
 
 def make(directory, outdir):
-    df = breakdown(directory, "nodes", ["params", "size_bytes", "nodes"])
-    df = df[(df["size_bytes"] == SIZE) & (df["params"].map(lambda p: mcbplot.param(p, "inner")) == "pairwise")]
-    if df.empty:
-        raise mcbplot.Skip(f"breakdown_nodes-*.csv has no {SIZE} B rows with a pairwise inner exchange")
+    df = pairwise_at(directory, "nodes", SIZE)
     if df["nodes"].nunique() < 2:
         raise mcbplot.Skip(f"breakdown_nodes-*.csv has one node count ({df['nodes'].iloc[0]}): "
                            "node scaling needs several")

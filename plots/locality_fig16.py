@@ -12,7 +12,7 @@ Data: breakdown_groups-*.csv from scripts/alltoall_breakdown.sbatch.
     /usr/bin/python3 plots/locality_fig16.py RESULTS_DIR [-o OUTDIR]
 """
 import mcbplot
-from locality_common import breakdown, phase_bars
+from locality_common import pairwise_at, phase_bars
 
 NAME = "locality_fig16"
 FIGURES = {NAME: "breakdown_groups-*.csv (scripts/alltoall_breakdown.sbatch)"}
@@ -20,10 +20,7 @@ SIZE = 4096
 
 
 def make(directory, outdir):
-    df = breakdown(directory, "groups", ["params", "size_bytes", "nodes"])
-    df = df[(df["size_bytes"] == SIZE) & (df["params"].map(lambda p: mcbplot.param(p, "inner")) == "pairwise")]
-    if df.empty:
-        raise mcbplot.Skip(f"breakdown_groups-*.csv has no {SIZE} B rows with a pairwise inner exchange")
+    df = pairwise_at(directory, "groups", SIZE)
     nodes = df["nodes"].max()
     df = df[df["nodes"] == nodes].copy()
     df["ppg"] = df["params"].map(lambda p: int(mcbplot.param(p, "procs-per-group") or 0))
