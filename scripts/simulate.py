@@ -22,9 +22,17 @@ with the output streamed, and exits with the command's status:
   scripts/simulate.py --platform manycore-32x112 --nodes 4 --ranks-per-node 8 --launch \\
       -- build-sim/src/mcb_alltoall -m 4 --csv out.csv
 
-Memory: every simulated rank is a thread of one process holding its own
-buffers, e.g. 3584 x 4 KiB per buffer and rank at 32 x 112; keep P^2 x size
-within this machine's memory.
+Speed (the README's "Simulation at the papers' scale" has the measurements):
+unless --smpi-defaults, every run gets the settings of SPEED_SETTINGS below,
+which make thousands of simulated ranks affordable on one core. Each run's
+output is streamed as it comes, with its wall time at the end; a run fails
+with one line when SMPI reports a deadlock, the run dies or times out, or its
+CSV is missing.
+
+Memory: every simulated rank is a context of one process holding its own
+buffers (P x size per buffer and rank): for 3584 ranks x 4 KiB add
+`--sim-shared-malloc 65536` to mcb's arguments, which folds big buffers onto
+shared pages (no validation then).
 """
 import argparse
 import csv
@@ -35,10 +43,36 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import xml.etree.ElementTree as ET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+# SimGrid 3.32 settings for speed at scale, each measured (README, "Simulation
+# at the papers' scale"); --smpi-defaults leaves SMPI's own.
+SPEED_SETTINGS = [
+    # Small sends rendezvous like large ones: SMPI keeps detached (eager)
+    # sends in one global list and removes each by a linear scan, so
+    # thousands in flight cost O(n^2).
+    "smpi/send-is-detached-thresh:0",
+    # No reverse (ACK) flow per message in the bandwidth sharing.
+    "network/crosstraffic:0",
+    # 256 KiB stacks instead of 8 MiB for thousands of simulated ranks.
+    "contexts/stack-size:256",
+    # SMPI's SMP-aware binomial bcast (MPICH selection) sends to ranks of
+    # other nodes when the ranks per node are not a power of two (leaked
+    # messages with eager sends, a deadlock without); and Comm_create/split
+    # bcast through the selected algorithm.
+    "smpi/bcast:binomial_tree",
+]
+# mcb's untimed bookkeeping (agreement, the max over ranks) calls
+# MPI_Allreduce and MPI_Reduce on each communicator; MPICH's selection first
+# makes each communicator SMP-aware with a linear reduce, O(P^2) in SMPI.
+# Binaries whose `system` algorithm is not these collectives use simple
+# algorithms instead.
+BOOKKEEPING_SETTINGS = ["smpi/allreduce:rdb", "smpi/reduce:binomial"]
+TIMES_ALLREDUCE = ("mcb_allreduce", "mcb_reduce")
 
 
 def platform_file(name):
@@ -76,21 +110,49 @@ def parse_list(text):
     return values
 
 
-def run(cmd, cwd, timeout):
-    """Runs cmd in a session of its own, killed at the end, pass or fail."""
+def run(cmd, cwd, timeout, echo=True):
+    """Runs cmd in a session of its own, its output (stderr merged) streamed
+    line by line as it comes and kept; the session is killed at the end, pass
+    or fail. Returns (exit status or None on timeout, output, wall seconds)."""
+    start = time.time()
     proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)
+                            errors="replace", start_new_session=True)
+    lines = []
+
+    def pump():
+        for line in proc.stdout:
+            lines.append(line)
+            if echo:
+                sys.stdout.write(line)
+                sys.stdout.flush()
+
+    reader = threading.Thread(target=pump, daemon=True)
+    reader.start()
     try:
-        out, _ = proc.communicate(timeout=timeout)
-        return proc.returncode, out
+        rc = proc.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
-        return None, ""
+        rc = None
     finally:
         try:
             os.killpg(proc.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        proc.communicate()
+        proc.wait()
+        reader.join(timeout=10)
+    return rc, "".join(lines), time.time() - start
+
+
+def failure(rc, out, timeout):
+    """Why a finished run failed, in one line, or None."""
+    if rc is None:
+        return f"no result after {timeout:g} s"
+    if "Deadlock detected" in out:
+        waiting = re.search(r"(\d+) actors are still running, waiting for something", out)
+        return ("SMPI detected a deadlock" + (f" ({waiting.group(1)} simulated ranks still waiting)" if waiting else "")
+                + f", exit {rc}")
+    if rc != 0:
+        return f"exit {rc}" + (f" (killed by signal {-rc})" if rc < 0 else "")
+    return None
 
 
 def ordering(rows):
@@ -106,30 +168,30 @@ def ordering(rows):
 
 def smpirun_command(args, platform, hostfile, tmp, np, binary):
     cfg = ["smpi/simulate-computation:no", "smpi/coll-selector:" + args.coll_selector, "smpi/tmpdir:" + tmp]
+    if not args.smpi_defaults:
+        cfg += SPEED_SETTINGS
+        if os.path.basename(binary) not in TIMES_ALLREDUCE:
+            cfg += BOOKKEEPING_SETTINGS
     cfg += args.cfg
     cmd = [args.smpirun, "-np", str(np), "-platform", platform, "-hostfile", hostfile]
     return cmd + [f"--cfg={c}" for c in cfg] + ["--log=root.thresh:warning", os.path.abspath(binary)]
 
 
 def launch(args, platform, hosts, per_node, binary, rest):
-    """--launch: the command once, as given, streamed; its exit status."""
+    """--launch: the command once, as given, streamed; its exit status (1 if
+    SMPI reported a deadlock, 124 on timeout)."""
     with tempfile.TemporaryDirectory(prefix="mcb-sim-") as tmp:
         hostfile = os.path.join(tmp, "hosts")
         with open(hostfile, "w") as f:
             f.writelines(f"{h}:{per_node}\n" for h, _ in hosts)
         rest = [os.path.abspath(a) if prev == "--csv" else a for prev, a in zip([""] + rest, rest)]
-        proc = subprocess.Popen(smpirun_command(args, platform, hostfile, tmp, len(hosts) * per_node, binary) + rest,
-                                cwd=tmp, start_new_session=True)
-        try:
-            return proc.wait(timeout=args.timeout)
-        except subprocess.TimeoutExpired:
-            print(f"simulate.py: FAIL: no result after {args.timeout} s", file=sys.stderr, flush=True)
-            return 124
-        finally:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        cmd = smpirun_command(args, platform, hostfile, tmp, len(hosts) * per_node, binary) + rest
+        rc, out, wall = run(cmd, tmp, args.timeout)
+    why = failure(rc, out, args.timeout)
+    print(f"simulate.py: {'FAIL: ' + why if why else 'done'}, {wall:.1f} s of real time", file=sys.stderr, flush=True)
+    if rc is None:
+        return 124
+    return rc if rc != 0 else (1 if why else 0)
 
 
 def main():
@@ -144,6 +206,8 @@ def main():
     p.add_argument("--coll-selector", default="mpich",
                    help="SMPI's choice of algorithms for the 'system' collectives: mpich (default), ompi, ...")
     p.add_argument("--cfg", action="append", default=[], help="extra SimGrid --cfg=NAME:VALUE")
+    p.add_argument("--smpi-defaults", action="store_true",
+                   help="SMPI's own settings instead of the speed settings (SPEED_SETTINGS; slow at scale)")
     p.add_argument("--launch", action="store_true",
                    help="run the command once as given (one node count), output streamed, its exit status returned")
     p.add_argument("program", nargs=argparse.REMAINDER, help="-- mcb_BINARY ARGS...")
@@ -175,6 +239,8 @@ def main():
         return launch(args, platform, hosts[:node_counts[0]], per_node, binary, prog[1:])
     for nodes in node_counts:
         csv_path = os.path.abspath(os.path.join(args.out, f"{name}-{tag}-{nodes}x{per_node}.csv"))
+        if os.path.exists(csv_path):
+            os.remove(csv_path)  # a CSV after the run is this run's
         with tempfile.TemporaryDirectory(prefix="mcb-sim-") as tmp:
             hostfile = os.path.join(tmp, "hosts")
             with open(hostfile, "w") as f:
@@ -182,22 +248,21 @@ def main():
             cmd = smpirun_command(args, platform, hostfile, tmp, nodes * per_node, binary)
             cmd += prog[1:] + ["--csv", csv_path]
             print(f"== {tag}: {nodes} nodes x {per_node} ranks: {' '.join(cmd)}", flush=True)
-            start = time.time()
-            rc, out = run(cmd, tmp, args.timeout)
-        sys.stdout.write(out)
-        if rc is None:
-            print(f"simulate.py: FAIL: no result after {args.timeout} s", flush=True)
-            failed += 1
-            continue
-        print(f"== {nodes} nodes: exit {rc}, {time.time() - start:.1f} s of real time", flush=True)
-        if rc != 0 or re.search(r"^\d+\s.*\bfail\b", out, re.M):
-            failed += 1
-            continue
-        # mcb's own node detection (MPI_COMM_TYPE_SHARED) must see the hosts.
-        want = f"ranks: {nodes * per_node}, nodes: {nodes}, ranks per node: {per_node}"
-        seen = set(re.findall(r"^# (ranks: \d+, nodes: \d+, ranks per node: \d+)", out, re.M))
-        if seen and seen != {want}:
-            print(f"simulate.py: FAIL: mcb reports {sorted(seen)}, launched {want}", flush=True)
+            rc, out, wall = run(cmd, tmp, args.timeout)
+        why = failure(rc, out, args.timeout)
+        if not why and re.search(r"^\d+\s.*\bfail\b", out, re.M):
+            why = "validation failed"
+        if not why and not os.path.isfile(csv_path):
+            why = f"exit 0 but no CSV ({csv_path})"
+        if not why:
+            # mcb's own node detection (MPI_COMM_TYPE_SHARED) must see the hosts.
+            want = f"ranks: {nodes * per_node}, nodes: {nodes}, ranks per node: {per_node}"
+            seen = set(re.findall(r"^# (ranks: \d+, nodes: \d+, ranks per node: \d+)", out, re.M))
+            if seen and seen != {want}:
+                why = f"mcb reports {sorted(seen)}, launched {want}"
+        print(f"== {nodes} nodes: {'FAIL: ' + why if why else 'done'}, {wall:.1f} s of real time", flush=True)
+        if why:
+            print(f"simulate.py: FAIL: {tag}, {nodes} nodes x {per_node} ranks: {why}", flush=True)
             failed += 1
             continue
         with open(csv_path, newline="") as f:

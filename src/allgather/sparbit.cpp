@@ -16,6 +16,7 @@
 
 #include "blocks.hpp"
 #include "mcb/allgather.hpp"
+#include "mcb/wait.hpp"
 
 namespace mcb::allgather {
 
@@ -52,7 +53,7 @@ Plan sparbit(const CollArgs& args) {
         MPI_Irecv(b.at(b.mod(b.rank - (2 * c + 1) * d)), b.args.count, b.args.type, from, 0, b.args.comm, &r[c]);
       for (long c = 0; c < s.blocks; ++c)
         MPI_Isend(b.at(b.mod(b.rank - 2 * c * d)), b.args.count, b.args.type, to, 0, b.args.comm, &r[s.blocks + c]);
-      MPI_Waitall(2 * s.blocks, r, MPI_STATUSES_IGNORE);
+      wait_all(2 * s.blocks, r);
     }
   });
   return plan;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "mcb/allreduce.hpp"
+#include "mcb/wait.hpp"
 #include "shm.hpp"
 #include "shm_schedule.hpp"
 #include "vector.hpp"
@@ -71,7 +72,7 @@ Plan recursive_exchange(const CollArgs& args, const Factors& factors) {
         MPI_Isend(at(from, st.parts[v].lo), n(st.parts[v]), args.type, st.peers[v], 0, args.comm,
                   &(*reqs)[static_cast<std::size_t>(k++)]);
       }
-      MPI_Waitall(k, reqs->data(), MPI_STATUSES_IGNORE);
+      wait_all(k, reqs->data());
       // My own part first: the destination may be that source.
       auto& src = *srcs;
       src[0] = at(from, mine.lo);
@@ -98,7 +99,7 @@ Plan recursive_exchange(const CollArgs& args, const Factors& factors) {
         MPI_Irecv(into, n(p), args.type, m, 1, args.comm, &(*reqs)[static_cast<std::size_t>(k++)]);
         MPI_Isend(at(recv, p.lo), n(p), args.type, m, 1, args.comm, &(*reqs)[static_cast<std::size_t>(k++)]);
       }
-      MPI_Waitall(k, reqs->data(), MPI_STATUSES_IGNORE);
+      wait_all(k, reqs->data());
       reduce_many(recv + p.lo * elem, src.data(), static_cast<int>(x->nested.size()), n(p), args.type, args.op);
     });
   plan.add("allgather", [=] {
@@ -112,7 +113,7 @@ Plan recursive_exchange(const CollArgs& args, const Factors& factors) {
         MPI_Isend(recv + mine.lo * elem, n(mine), args.type, st.peers[v], 2, args.comm,
                   &(*reqs)[static_cast<std::size_t>(k++)]);
       }
-      MPI_Waitall(k, reqs->data(), MPI_STATUSES_IGNORE);
+      wait_all(k, reqs->data());
     }
   });
   return plan;

@@ -1,12 +1,13 @@
 // nonblocking: the non-blocking exchange, Algorithm 2 of the many-core
 // alltoall paper (alltoall-manycore-locality, Section 2). For i = 1..P-1 it
-// posts MPI_Irecv from rank-i and MPI_Isend to rank+i, then one MPI_Waitall;
-// the own block is a local copy. Per rank: P-1 messages of s bytes each way,
-// all in flight at once.
+// posts MPI_Irecv from rank-i and MPI_Isend to rank+i, then waits for all
+// (MPI_Waitall, through mcb::wait_all); the own block is a local copy. Per
+// rank: P-1 messages of s bytes each way, all in flight at once.
 #include <memory>
 #include <vector>
 
 #include "mcb/alltoall.hpp"
+#include "mcb/wait.hpp"
 
 namespace mcb::alltoall {
 
@@ -25,7 +26,7 @@ Plan nonblocking(const CollArgs& args) {
       MPI_Isend(send + to * block, a.count, a.type, to, 0, a.comm, req++);
     }
     a.memory().copy(recv + me * block, send + me * block, block);
-    MPI_Waitall(static_cast<int>(requests->size()), requests->data(), MPI_STATUSES_IGNORE);
+    wait_all(static_cast<int>(requests->size()), requests->data());
   });
   return plan;
 }

@@ -23,20 +23,34 @@ class HostMemory final : public Memory {
   MemKind kind() const override { return MemKind::host; }
   void select_device(int) const override {}
   void* allocate(std::size_t bytes) const override {
+#ifdef MCB_SIMULATE
+    // Page-aligned pages that every simulated rank shares (see memory.hpp).
+    if (shared_min_ > 0 && bytes >= shared_min_) return SMPI_SHARED_MALLOC(bytes);
+#endif
     constexpr std::size_t align = 64;
     std::size_t rounded = (bytes + align - 1) / align * align;
     void* p = std::aligned_alloc(align, rounded == 0 ? align : rounded);
     if (!p) throw std::bad_alloc();
     return p;
   }
+#ifdef MCB_SIMULATE
+  void release(void* ptr) const override { SMPI_SHARED_FREE(ptr); }  // frees private pointers too
+#else
   void release(void* ptr) const override { std::free(ptr); }
+#endif
   void copy(void* dst, const void* src, std::size_t bytes) const override {
     if (bytes) std::memcpy(dst, src, bytes);
   }
   void fill(void* dst, unsigned char byte, std::size_t bytes) const override {
     if (bytes) std::memset(dst, byte, bytes);
   }
+  std::size_t shared_min_ = 0;  // simulation build: share allocations of at least this many bytes (0: none)
 };
+
+HostMemory& host() {
+  static HostMemory mem;
+  return mem;
+}
 
 }  // namespace
 
@@ -59,10 +73,16 @@ MemKind parse_mem_kind(const std::string& name) {
   throw Error("--mem " + name + ": expected host, cuda or hip");
 }
 
-const Memory& host_memory() {
-  static const HostMemory mem;
-  return mem;
+const Memory& host_memory() { return host(); }
+
+void share_host_buffers(std::size_t min_bytes) {
+#ifndef MCB_SIMULATE
+  if (min_bytes > 0) throw Error("--sim-shared-malloc: only the simulation build (-DMCB_SIMULATE=ON) shares buffers");
+#endif
+  host().shared_min_ = min_bytes;
 }
+
+std::size_t shared_host_buffers() { return host().shared_min_; }
 
 const Memory& memory_for(MemKind kind) {
   switch (kind) {

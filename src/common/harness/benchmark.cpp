@@ -342,6 +342,7 @@ class Runner {
   }
 
   void fill_send(Buffers& b, std::size_t count) {
+    if (opt_.sim_shared_malloc > 0) return;  // shared pages (simulation): no data of their own, nothing to check
     const int p = pattern_size();
     const std::size_t n = spec_.send_elements(count, p), tb = opt_.type.bytes;
     b.send_host.resize(n * tb);
@@ -434,6 +435,9 @@ class Runner {
                 algorithm.name.c_str(), table ? "" : ", time per phase");
     if (table) std::printf("# parameters: %s\n", params.empty() ? "none" : params.c_str());
     std::printf("# MPI: %s %s\n", id_.mpi_library.c_str(), id_.mpi_version.c_str());
+    if (opt_.sim_shared_malloc > 0)
+      std::printf("# validation: off (shared buffers: host buffers of %zu B and more are SMPI_SHARED_MALLOC's)\n",
+                  opt_.sim_shared_malloc);
     const std::string ranks =
         table ? "ranks: " + std::to_string(layout_->size()) + ", nodes: " + std::to_string(layout_->num_nodes()) + ", "
               : "ranks and nodes: per row, ";  // a --nodes sweep varies them
@@ -579,6 +583,7 @@ int run_all(int argc, char** argv, const CollectiveSpec& spec) {
     }
     const Options& opt = parsed.options;
     setup_logging(world_rank, opt.log_level);
+    share_host_buffers(opt.sim_shared_malloc);
     Layout layout = Layout::create(MPI_COMM_WORLD, opt.layout);
     spdlog::info("layout: {}; node {} local rank {}", layout.describe(), layout.node(), layout.local_rank());
     const Memory& mem = *agree_on(layout.comm(), [&] {

@@ -212,6 +212,12 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
   app.add_option("--progress", o.progress,
                  "SECONDS between progress lines (done/total, ETA) on rank 0's stderr; 0: after every step")
       ->capture_default_str();
+#ifdef MCB_SIMULATE
+  app.add_option("--sim-shared-malloc", o.sim_shared_malloc,
+                 "BYTES: host buffers of at least BYTES come from SMPI_SHARED_MALLOC, shared by every simulated rank "
+                 "(memory for thousands of ranks; contents meaningless, so no -c); 0: off")
+      ->capture_default_str();
+#endif
   app.add_flag("-v,--verbose", verbose, "more log output (-v info, -vv debug, -vvv trace)");
   app.add_option("--log-level", log_level, "log level: trace, debug, info, warn, error, critical, off");
 
@@ -276,6 +282,10 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
     throw Error("--procs-per-gpu " + std::to_string(o.layout.procs_per_gpu) +
                 ": the processes of a GPU share its buffers, and SMPI shares no memory between simulated ranks");
 #endif
+  if (o.sim_shared_malloc > 0 && o.validate)
+    throw Error("--validate: buffers shared by --sim-shared-malloc hold no data of their own to check; drop one");
+  if (o.sim_shared_malloc > 0 && o.mem != MemKind::host)
+    throw Error("--sim-shared-malloc: shares host memory only (--mem " + mem + ")");
   o.layout.order = parse_rank_order(order);
   o.layout.region = RegionSpec::parse(region);
   if (phase_mode == "embedded")

@@ -48,11 +48,12 @@ struct Options {
   std::vector<std::string> algorithms;  // resolved names, in the order given
   LayoutOptions layout;
   std::vector<PhaseMode> phase_modes{PhaseMode::embedded};
-  std::vector<int> nodes;       // node counts to run on (first K nodes); empty: all
-  int log_level = 3;            // spdlog level: 0 trace ... 6 off; default warn
-  double progress = 30;         // seconds between progress lines on rank 0's stderr; 0: every step
-  Params params;                // as given (lists unexpanded)
-  std::vector<Config> configs;  // algorithms x parameter values, in run order
+  std::vector<int> nodes;             // node counts to run on (first K nodes); empty: all
+  int log_level = 3;                  // spdlog level: 0 trace ... 6 off; default warn
+  double progress = 30;               // seconds between progress lines on rank 0's stderr; 0: every step
+  std::size_t sim_shared_malloc = 0;  // simulation build: share host buffers of at least this many bytes (0: off)
+  Params params;                      // as given (lists unexpanded)
+  std::vector<Config> configs;        // algorithms x parameter values, in run order
 };
 
 /// What parsing decided: run with `options`, or print `output` (help,

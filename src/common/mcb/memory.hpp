@@ -41,6 +41,16 @@ class Memory {
 
 /// The host backend (64-byte aligned allocations).
 const Memory& host_memory();
+
+/// Simulation build (SimGrid SMPI) only: host allocations of at least
+/// `min_bytes` come from SMPI_SHARED_MALLOC, whose pages every simulated
+/// rank shares, so that thousands of ranks' buffers fit in one machine's
+/// memory; their contents are meaningless, so nothing can be validated.
+/// 0 (the default) turns it off. Throws Error elsewhere for min_bytes > 0.
+/// Per process, which under SMPI means per simulated rank.
+void share_host_buffers(std::size_t min_bytes);
+/// The threshold set by share_host_buffers (0: off).
+std::size_t shared_host_buffers();
 /// The backend of `kind`; throws Error when this build or machine lacks it.
 const Memory& memory_for(MemKind kind);
 

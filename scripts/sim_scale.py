@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""How fast the simulation runs at the papers' scale: the wall time of each
+target run of issue 18 against its budget, on this machine.
+
+  scripts/sim_scale.py                      # both targets (about an hour)
+  scripts/sim_scale.py --target pairwise    # pairwise, 4 B, 3584 ranks (budget 5 min)
+  scripts/sim_scale.py --target figure10 --sizes 4,64
+  scripts/sim_scale.py --target scaling     # pairwise 4 B at 4..32 nodes x 56: wall time against ranks
+
+Targets, each one simulate.py run per line of the table:
+  pairwise  mcb_alltoall --algorithm pairwise -m 4 -i 1 -x 0 on manycore-32x112,
+            32 nodes x 112 ranks; budget 300 s.
+  figure10  the algorithms of the locality paper's Figure 10 (system, pairwise,
+            nonblocking, and hierarchical, multileader, node_aware,
+            locality_aware, multileader_node_aware with pairwise and
+            nonblocking inner exchanges, 4 processes per leader or group) at
+            32 x 112 for 4, 64, 1024 and 4096 B, one iteration each; budget
+            3600 s in all.
+  scaling   pairwise, 4 B, at 4, 8, 16 and 32 nodes of 56 ranks (no budget).
+
+Buffers of 64 KiB and more are SMPI's shared malloc (--sim-shared-malloc
+65536): at 3584 ranks x 4 KiB a buffer is 14.7 MB per rank, 105 GB for
+send and receive buffers of every rank otherwise. So nothing is validated
+here; tests/simulate validates the same code at small scale.
+
+Prints, per run: the configuration, ranks, wall seconds, the simulated
+average (us) per size, and a verdict against the budget. Exit status 1 when a
+run fails or a budget is exceeded. Wall times are this machine's, with the
+other core as idle as you keep it.
+"""
+import argparse
+import csv
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIG10 = [("system", None), ("pairwise", None), ("nonblocking", None)] + [
+    (a, inner) for a in ("hierarchical", "multileader", "node_aware", "locality_aware", "multileader_node_aware")
+    for inner in ("pairwise", "nonblocking")]
+
+
+def simulate(args, nodes, per_node, mcb_args, out):
+    cmd = [sys.executable, os.path.join(HERE, "simulate.py"), "--build", args.build, "--platform", args.platform,
+           "--nodes", str(nodes), "--ranks-per-node", str(per_node), "--out", out, "--timeout", str(args.timeout),
+           "--", "mcb_alltoall", "-i", "1", "-x", "0", "--sim-shared-malloc", "65536", "--progress", "60"] + mcb_args
+    print("#", " ".join(cmd), flush=True)
+    start = time.time()
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
+    wall = time.time() - start
+    if proc.returncode != 0:
+        sys.stdout.write(proc.stdout[-3000:])
+        return wall, None
+    name = f"mcb_alltoall-{os.path.splitext(os.path.basename(args.platform))[0]}-{nodes}x{per_node}.csv"
+    with open(os.path.join(out, name), newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r["phase"] == "total"]
+    return wall, {int(r["size_bytes"]): float(r["avg_us"]) for r in rows}
+
+
+def report(label, ranks, wall, sim):
+    times = "FAILED" if sim is None else "  ".join(f"{s} B: {t:.1f}" for s, t in sorted(sim.items()))
+    print(f"{label:44s} {ranks:6d} {wall:9.1f}   {times}", flush=True)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--target", choices=["all", "pairwise", "figure10", "scaling"], default="all")
+    p.add_argument("--build", default="build-sim", help="the simulation build")
+    p.add_argument("--platform", default="manycore-32x112")
+    p.add_argument("--nodes", type=int, default=32)
+    p.add_argument("--ranks-per-node", type=int, default=112)
+    p.add_argument("--sizes", default="4,64,1024,4096", help="figure10's sizes")
+    p.add_argument("--out", default="results-sim-scale", help="directory for the CSV files")
+    p.add_argument("--timeout", type=float, default=3600, help="seconds per run")
+    args = p.parse_args()
+    if not os.path.isfile(os.path.join(args.build, "src", "mcb_alltoall")):
+        sys.exit(f"sim_scale.py: {args.build}/src/mcb_alltoall not found: cmake -DMCB_SIMULATE=ON -B {args.build}")
+    ranks = args.nodes * args.ranks_per_node
+    failed = over = 0
+    print(f"{'run':44s} {'ranks':>6s} {'wall s':>9s}   simulated avg us per size (a model's, not a machine's)")
+    if args.target in ("all", "scaling"):
+        for n in (4, 8, 16, 32):
+            wall, sim = simulate(args, n, 56, ["-m", "4:4", "--algorithm", "pairwise"], args.out)
+            report(f"pairwise 4 B, {n} x 56", n * 56, wall, sim)
+            failed += sim is None
+    if args.target in ("all", "pairwise"):
+        wall, sim = simulate(args, args.nodes, args.ranks_per_node, ["-m", "4:4", "--algorithm", "pairwise"],
+                             args.out)
+        report("pairwise 4 B", ranks, wall, sim)
+        failed += sim is None
+        verdict = "within" if wall <= 300 else "OVER"
+        over += wall > 300
+        print(f"target pairwise: {wall:.0f} s, {verdict} the budget of 300 s", flush=True)
+    if args.target in ("all", "figure10"):
+        total = 0.0
+        for algorithm, inner in FIG10:
+            extra = ["--inner", inner, "--procs-per-leader", "4", "--procs-per-group", "4"] if inner else []
+            wall, sim = simulate(args, args.nodes, args.ranks_per_node,
+                                 ["-m", args.sizes, "--algorithm", algorithm] + extra, args.out)
+            total += wall
+            report(algorithm + (f" ({inner})" if inner else ""), ranks, wall, sim)
+            failed += sim is None
+        verdict = "within" if total <= 3600 else "OVER"
+        over += total > 3600
+        print(f"target figure10 ({args.sizes} B): {total:.0f} s in all, {verdict} the budget of 3600 s", flush=True)
+    return 1 if failed or over else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
