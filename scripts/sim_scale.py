@@ -4,7 +4,7 @@ target run of issue 18 against its budget, on this machine.
 
   scripts/sim_scale.py                      # both targets (about an hour)
   scripts/sim_scale.py --target pairwise    # pairwise, 4 B, 3584 ranks (budget 5 min)
-  scripts/sim_scale.py --target figure10 --sizes 4,64
+  scripts/sim_scale.py --target figure10 --sizes 4,64 --algorithms node_aware,locality_aware
   scripts/sim_scale.py --target scaling     # pairwise 4 B at 4..32 nodes x 56: wall time against ranks
 
 Targets, each one simulate.py run per line of the table:
@@ -71,6 +71,7 @@ def main():
     p.add_argument("--nodes", type=int, default=32)
     p.add_argument("--ranks-per-node", type=int, default=112)
     p.add_argument("--sizes", default="4,64,1024,4096", help="figure10's sizes")
+    p.add_argument("--algorithms", help="figure10: only these, e.g. node_aware,locality_aware (default: all of them)")
     p.add_argument("--out", default="results-sim-scale", help="directory for the CSV files")
     p.add_argument("--timeout", type=float, default=3600, help="seconds per run")
     args = p.parse_args()
@@ -94,7 +95,8 @@ def main():
         print(f"target pairwise: {wall:.0f} s, {verdict} the budget of 300 s", flush=True)
     if args.target in ("all", "figure10"):
         total = 0.0
-        for algorithm, inner in FIG10:
+        chosen = args.algorithms.split(",") if args.algorithms else [a for a, _ in FIG10]
+        for algorithm, inner in [(a, i) for a, i in FIG10 if a in chosen]:
             extra = ["--inner", inner, "--procs-per-leader", "4", "--procs-per-group", "4"] if inner else []
             wall, sim = simulate(args, args.nodes, args.ranks_per_node,
                                  ["-m", args.sizes, "--algorithm", algorithm] + extra, args.out)

@@ -147,9 +147,8 @@ def failure(rc, out, timeout):
     if rc is None:
         return f"no result after {timeout:g} s"
     if "Deadlock detected" in out:
-        waiting = re.search(r"(\d+) actors are still running, waiting for something", out)
-        return ("SMPI detected a deadlock" + (f" ({waiting.group(1)} simulated ranks still waiting)" if waiting else "")
-                + f", exit {rc}")
+        when = re.search(r"^\[([0-9.]+)\] .*Deadlock detected", out, re.M)
+        return "SMPI detected a deadlock" + (f" at simulated time {when.group(1)} s" if when else "") + f", exit {rc}"
     if rc != 0:
         return f"exit {rc}" + (f" (killed by signal {-rc})" if rc < 0 else "")
     return None

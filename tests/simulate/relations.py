@@ -11,29 +11,16 @@ times (deterministic under SMPI), on a simulated cluster of NODES x K ranks:
 
   relations.py SIMULATE_PY BUILD PLATFORM NODES K OUTDIR
 """
-import csv
 import math
 import os
-import subprocess
 import sys
+
+import simrun
 
 
 def simulate(py, build, platform, nodes, k, out, algo_args):
-    cmd = [sys.executable, py, "--build", build, "--platform", platform, "--nodes", str(nodes),
-           "--ranks-per-node", str(k), "--out", out, "--timeout", "240", "--", "mcb_alltoall", "-m", "4,4096",
-           "-i", "2", "-x", "1", "-c"] + algo_args
-    print("+", " ".join(cmd), flush=True)
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    sys.stdout.write(proc.stdout[-4000:] + proc.stderr[-2000:])
-    if proc.returncode != 0:
-        sys.exit(f"FAIL: simulate.py exited {proc.returncode}")
-    times = {}
-    for name in os.listdir(out):
-        with open(os.path.join(out, name), newline="") as f:
-            for r in csv.DictReader(f):
-                if r["phase"] == "total":
-                    times[(r["algorithm"], r["params"], int(r["size_bytes"]))] = float(r["avg_us"])
-    return times
+    rows, _ = simrun.simulate(py, build, platform, nodes, k, out, ["-m", "4,4096", "-i", "2", "-x", "1", "-c"] + algo_args)
+    return {(a, p, size): float(r["avg_us"]) for (a, p, size, phase), r in rows.items() if phase == "total"}
 
 
 def main():

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""A platform's model next to the machine it stands for: the simulated
+ping-pong latency and bandwidth, and the published points of its paper, each
+simulated at the paper's scale next to the paper's value.
+
+  scripts/calibrate.py --platform theta-256x64          # ping-pong and the TRA paper's points (about 5 min)
+  scripts/calibrate.py --platform dane-32x112 --pingpong-only
+
+Ping-pong: mcb_alltoall's pairwise exchange on 2 ranks (each sends one
+message and receives one at once, over full-duplex links: one one-way
+transfer), between two nodes and inside one node, at 1 B to 4 MiB: the
+latency is the 1 B time, the bandwidth size / time at 4 MiB. With
+--check-model the script also checks the inter-node 1 B time against the
+platform's own parameters, o + 2 x (NIC latency) + its share of the message
+gap, read back from the XML (a test that the model is wired as described).
+
+Points (POINTS below): each a run of mcb at the paper's process count, its
+simulated time (or ratio) next to the paper's, with the role it plays:
+`calibration` (a parameter of the platform was chosen to match it: see the
+platform file) or `check` (not used to choose anything). Simulated times are
+a model's (scripts/platforms/make_platforms.py says which model), not the
+machine's.
+"""
+import argparse
+import csv
+import os
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# Each point: id, role, what, nodes, ranks per node, mcb arguments, and either
+# `time` (algorithm, params substring, size: the paper's microseconds) or
+# `ratio` (numerator, denominator rows and the paper's ratio).
+POINTS = {
+    "theta-256x64": [
+        {"id": "tra-r2-128B", "role": "calibration", "nodes": 32, "ppn": 64,
+         "what": "TRA radix 2, P = 2048, S = 128 B (TRA paper, Section V-A, Fig. 8(b): 16.17 ms)",
+         "args": ["-m", "128:128", "--algorithm", "tra", "--radix", "2,46"],
+         "time": (("tra", "radix=2", 128), 16170.0)},
+        {"id": "tra-r46-128B", "role": "check", "nodes": 32, "ppn": 64,
+         "what": "TRA radix 46, P = 2048, S = 128 B (TRA paper, Section V-A, Fig. 8(b): 7.699 ms)",
+         "args": None, "time": (("tra", "radix=46", 128), 7699.0)},
+        {"id": "tra-r2/r46", "role": "check", "nodes": 32, "ppn": 64,
+         "what": "radix 2 / radix 46, P = 2048, S = 128 B (16.17 / 7.699 = 2.10)",
+         "args": None, "ratio": (("tra", "radix=2", 128), ("tra", "radix=46", 128), 16.17 / 7.699)},
+        {"id": "sys/tra-32B", "role": "check", "nodes": 32, "ppn": 64,
+         "what": "system / TRA (radix 46), P = 2048, S = 32 B (Section V-C, Fig. 10(c): 3.98x; SMPI's "
+                 "MPICH-selected alltoall stands for Cray MPI)",
+         "args": ["-m", "32:32", "--algorithm", "system,tra,tra2", "--radix", "46", "--radix-intra", "8",
+                  "--radix-inter", "32"],
+         "ratio": (("system", "", 32), ("tra", "radix=46", 32), 3.98)},
+        {"id": "sys/tra2-32B", "role": "check", "nodes": 32, "ppn": 64,
+         "what": "system / TRA2 (8, 32), P = 2048, S = 32 B (Section V-C, Fig. 10(c): 5.02x)",
+         "args": None, "ratio": (("system", "", 32), ("tra2", "radix-inter=32", 32), 5.02)},
+    ],
+}
+
+
+def simulate(args, platform, nodes, ppn, mcb_args, out):
+    cmd = [sys.executable, os.path.join(HERE, "simulate.py"), "--build", args.build, "--platform", platform,
+           "--nodes", str(nodes), "--ranks-per-node", str(ppn), "--out", out, "--timeout", str(args.timeout),
+           "--", "mcb_alltoall", "-i", "1", "-x", "0"] + mcb_args
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
+    if proc.returncode != 0:
+        sys.stdout.write(proc.stdout[-3000:])
+        sys.exit(f"calibrate.py: FAIL: simulate.py exited {proc.returncode}: {' '.join(cmd)}")
+    tag = os.path.splitext(os.path.basename(platform))[0]
+    rows = {}
+    with open(os.path.join(out, f"mcb_alltoall-{tag}-{nodes}x{ppn}.csv"), newline="") as f:
+        for r in csv.DictReader(f):
+            if r["phase"] == "total":
+                rows[(r["algorithm"], r["params"], int(r["size_bytes"]))] = float(r["avg_us"])
+    return rows
+
+
+def pick(rows, key):
+    algorithm, params, size = key
+    found = [v for (a, p, s), v in rows.items() if a == algorithm and s == size and params in p]
+    if len(found) != 1:
+        sys.exit(f"calibrate.py: FAIL: {len(found)} rows for {key}")
+    return found[0]
+
+
+def platform_file(name):
+    return name if os.path.isfile(name) else os.path.join(HERE, "platforms", name + ".xml")
+
+
+def model_latency(path):
+    """o + 2 x link latency + 1 B's share of the message gap, from the XML."""
+    root = ET.parse(path).getroot()
+    cluster = next(root.iter("cluster"))
+    seconds = {"s": 1, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
+    lat = cluster.get("lat")
+    m = re.fullmatch(r"([0-9.e+-]+)(s|ms|us|ns)", lat)
+    link_lat = float(m.group(1)) * seconds[m.group(2)]
+    bw = float(re.fullmatch(r"([0-9.e+-]+)Bps", cluster.get("bw")).group(1))
+    o = 0.0
+    for prop in cluster.iter("prop"):
+        if prop.get("id") == "smpi/ois":
+            o = float(prop.get("value").split(":")[1])
+    factor = 1.0
+    for prop in root.iter("prop"):
+        if prop.get("id") == "smpi/bw-factor":
+            pairs = [p.split(":") for p in prop.get("value").split(";")]
+            factor = [float(v) for t, v in pairs if int(t) <= 1][-1]
+    return (o + 2 * link_lat + 1 / (bw * factor)) * 1e6
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--platform", required=True, help="name in scripts/platforms/ or an XML file")
+    p.add_argument("--build", default="build-sim", help="the simulation build")
+    p.add_argument("--out", default="results-calibrate", help="directory for the CSV files")
+    p.add_argument("--timeout", type=float, default=1800)
+    p.add_argument("--pingpong-only", action="store_true", help="only the ping-pong, not the paper's points")
+    p.add_argument("--check-model", action="store_true",
+                   help="fail unless the inter-node 1 B time is the platform's o + 2 x latency + gap (within 1%% or 0.03 us)")
+    args = p.parse_args()
+    platform = platform_file(args.platform)
+    if not os.path.isfile(platform):
+        sys.exit(f"calibrate.py: no platform '{args.platform}'")
+    name = os.path.splitext(os.path.basename(platform))[0]
+    print(f"# {name}: simulated (SimGrid SMPI model, scripts/platforms/{name}.xml), not measured")
+    sizes = "1,64,1024,16384,262144,4194304"
+    status = 0
+    for label, nodes, ppn in (("between nodes", 2, 1), ("inside a node", 1, 2)):
+        rows = simulate(args, platform, nodes, ppn, ["-m", sizes, "--algorithm", "pairwise"],
+                        os.path.join(args.out, "pingpong"))
+        t = {s: v for (a, _, s), v in rows.items()}
+        big = max(t)
+        print(f"ping-pong {label}: latency {t[1]:.2f} us (1 B), {t[1024]:.2f} us (1 KiB); "
+              f"bandwidth {big / t[big] / 1e3:.2f} GB/s ({big} B)")
+        if label == "between nodes" and args.check_model:
+            want = model_latency(platform)
+            ok = abs(t[1] - want) <= max(0.01 * want, 0.03)
+            print(f"model check: 1 B between nodes {t[1]:.3f} us, the platform's parameters give {want:.3f} us: "
+                  f"{'OK' if ok else 'DIFFERS'}")
+            status |= 0 if ok else 1
+    if args.pingpong_only:
+        return status
+    points = POINTS.get(name, [])
+    if not points:
+        print(f"# {name}: its paper states no absolute times or ratios to calibrate against (see docs/claims.md)")
+        return status
+    print(f"\n{'point':16s} {'role':12s} {'paper':>12s} {'mcb (sim.)':>12s} {'sim/paper':>10s}  what")
+    rows = {}
+    for pt in points:
+        if pt["args"] is not None:
+            rows = simulate(args, platform, pt["nodes"], pt["ppn"], pt["args"], os.path.join(args.out, pt["id"]))
+        if "time" in pt:
+            key, paper = pt["time"]
+            sim = pick(rows, key)
+            print(f"{pt['id']:16s} {pt['role']:12s} {paper:10.0f}us {sim:10.0f}us {sim / paper:10.3f}  {pt['what']}")
+        else:
+            num, den, paper = pt["ratio"]
+            sim = pick(rows, num) / pick(rows, den)
+            print(f"{pt['id']:16s} {pt['role']:12s} {paper:11.2f}x {sim:11.2f}x {sim / paper:10.3f}  {pt['what']}")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Writes the SimGrid platforms of the papers' machines (scripts/platforms/
+PAPER-MACHINE.xml) from one table: every parameter with its value and where
+it comes from, copied into the XML as a comment.
+
+  scripts/platforms/make_platforms.py            # rewrite every file of MACHINES
+  scripts/platforms/make_platforms.py --check    # exit 1 if a file differs from the table (a test)
+  scripts/platforms/make_platforms.py --print theta-256x64 --set o=1.2e-6   # one, changed, to stdout
+
+The model, per machine (SimGrid 3.32 SMPI, with scripts/simulate.py's speed
+settings, so every send rendezvous):
+  - nodes of `cores` cores; a node's NIC is one full-duplex link of `nic_bw`
+    bytes/s per direction and `nic_lat` seconds each way (a message between
+    nodes crosses the sender's and the receiver's: 2 x nic_lat, plus
+    `net_lat` for the switches); the network beyond the NICs is non-blocking
+    (`bisection` = None) or one shared link of `bisection` bytes/s;
+  - inside a node, a message crosses the node's loopback link: `mem_bw`
+    bytes/s shared by every message of the node at once (the copy bandwidth
+    of the node's memory for MPI's shared-memory transfers), `mem_lat` seconds;
+  - per message, the NIC or the loopback is busy `h` bytes longer (SMPI's
+    bw-factor s/(s+h) on sizes 2^(k/4), so within 19% of s+h between two
+    of them): N concurrent messages through a NIC take at least N x h /
+    nic_bw, a message rate of nic_bw / h per node;
+  - per send (MPI_Isend, MPI_Sendrecv and the algorithms SMPI builds on them),
+    the sending rank is busy `o` seconds before the message leaves (SMPI's
+    smpi/ois); SMPI 3.32 charges nothing to blocking MPI_Send and to
+    receives once sends rendezvous, so `o` stands for a send's and a
+    receive's software overhead together;
+  - SMPI's own latency and bandwidth correction factors are off (1).
+"""
+import argparse
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# Sources, cited by key in the table below.
+SRC = {
+    "paper-loc": "alltoall-manycore-locality (Kinkead et al., SC-W 2025), Sections 1 and 4, Table 1",
+    "paper-tra": "alltoall-tunable-radix-tra, Section V (Theta: 4,392 KNL nodes of 64 cores, Aries dragonfly)",
+    "dell-opa": "Dell EMC, 'HPC Omni-Path Fabric: Supported Architecture and Application Study' (2016): 100 Gb/s "
+                "links, about 160 million messages/s per HFI, 100-110 ns per 48-port edge switch",
+    "spr-mem": "Sapphire Rapids: 8 DDR5-4800 channels per socket, 307 GB/s peak per socket (Dell 'Memory "
+               "Bandwidth for Next-Gen PowerEdge Servers'; frankdenneman.nl 2023-02-28)",
+    "alcf-theta": "ALCF, Theta machine overview and Aries network pages (docs.alcf.anl.gov/theta/hardware-overview)",
+    "cray-xc": "Alverson et al., 'Cray XC Series Network' (Cray white paper WP-Aries01-1112): Aries NIC on PCIe "
+               "Gen3 x16, about 10 GB/s per direction",
+    "knl-mem": "KNL 7230: MCDRAM about 480 GB/s, DDR4 about 90-120 GB/s (lowain.org, 'Intel Xeon Phi Knights "
+               "Landing - MCDRAM')",
+    "est": "estimate (no published measurement found), to be checked by scripts/calibrate.py",
+    "cal": "calibrated against the paper's stated times (scripts/calibrate.py prints them side by side)",
+}
+
+MACHINES = {
+    "dane-32x112": {
+        "title": "Dane (LLNL) and Amber (SNL): Intel Sapphire Rapids, 2 x 56 cores per node, Cornelis Omni-Path "
+                 "(the locality paper's machines); 32 nodes",
+        "nodes": 32, "cores": 112,
+        "nic_bw": (12.5e9, "dell-opa", "100 Gb/s per direction, one HFI per node"),
+        "nic_lat": (0.45e-6, "est", "about 1 us one-way MPI latency over PSM2/OPX: 2 x 0.45 us + switches"),
+        "net_lat": (0.1e-6, "dell-opa", "one 48-port edge switch, 100-110 ns"),
+        "bisection": (None, "est", "non-blocking fat tree assumed (the paper gives no topology)"),
+        "mem_bw": (150e9, "spr-mem", "614 GB/s peak per node; shared-memory MPI copies twice and reaches "
+                                     "about a quarter of it with all cores busy (estimate)"),
+        "mem_lat": (0.3e-6, "est", "0.2-0.4 us intra-socket, 0.5-0.8 us across sockets (shared memory)"),
+        "h": (78.0, "dell-opa", "12.5 GB/s / 160 M messages/s = 78 B of NIC time per message"),
+        "o": (0.3e-6, "est", "per-message software overhead of PSM2/OPX (onload NIC), send and receive"),
+    },
+    "theta-256x64": {
+        "title": "Theta (ALCF): Cray XC40, Intel KNL 7230, 64 cores per node, Aries dragonfly (the TRA paper's "
+                 "machine); 256 nodes (P up to 16,384)",
+        "nodes": 256, "cores": 64,
+        "nic_bw": (3.1e9, "cal", "the NIC's bandwidth as alltoall traffic sees it through the dragonfly: "
+                                 "TRA radix 2 at P = 2048, S = 128 B takes 16.24 ms here, 16.17 ms on Theta (the "
+                                 "Aries NIC itself: about 10 GB/s per direction [cray-xc])"),
+        "nic_lat": (1.0e-6, "est", "2.5-4 us one-way from one KNL core (slow single thread): 2 x 1 us + network"),
+        "net_lat": (0.5e-6, "alcf-theta", "up to 3-5 router hops of about 0.1 us in the dragonfly"),
+        "bisection": (None, "est", "Aries adaptive routing modelled as non-blocking between NICs"),
+        "mem_bw": (100e9, "knl-mem", "DDR4 90-120 GB/s (cache mode in front: MCDRAM 480 GB/s)"),
+        "mem_lat": (1.0e-6, "est", "KNL shared memory, 1-2 us"),
+        "h": (80.0, "est", "Aries message rate about 100 M/s per NIC: 8 GB/s / 100 M = 80 B"),
+        "o": (1.0e-6, "est", "KNL per-message software overhead, about 1 us per message per core"),
+    },
+}
+
+
+def bw_factors(h):
+    """SMPI bw-factor string: on sizes 2^(k/4), the factor s / (s + h)."""
+    if h <= 0:
+        return "0:1"
+    sizes = sorted({max(1, round(2 ** (k / 4))) for k in range(0, 4 * 26 + 1)})
+    return "0:1;" + ";".join(f"{t}:{t / (t + h):.6g}" for t in sizes)
+
+
+def xml(name, m):
+    v = {k: val[0] for k, val in m.items() if isinstance(val, tuple)}
+    lines = ["<?xml version='1.0'?>", '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">',
+             f"<!-- mcb platform {name}: {m['title']}.",
+             "     Written by scripts/platforms/make_platforms.py (edit the table there, not this file).",
+             "     Simulated times on it are a model's, not the machine's. Parameters and their sources:"]
+    for key, val in m.items():
+        if isinstance(val, tuple):
+            value, src, why = val
+            lines.append(f"       {key} = {value}: {why} [{SRC[src]}]".replace("--", "-"))  # XML comments
+    lines.append("-->")
+    lines.append('<platform version="4.1">')
+    lines.append("  <config>")
+    lines.append('    <prop id="smpi/lat-factor" value="0:1"/>')
+    lines.append(f'    <prop id="smpi/bw-factor" value="{bw_factors(v["h"])}"/>')
+    lines.append("  </config>")
+    bb = ""
+    if v["bisection"]:
+        bb = f' bb_bw="{v["bisection"]:g}Bps" bb_lat="{v["net_lat"]:g}s" bb_sharing_policy="SHARED"'
+        link_lat = v["nic_lat"]
+    else:
+        link_lat = v["nic_lat"] + v["net_lat"] / 2  # the switches' latency split over the two NIC links
+    lines.append(f'  <cluster id="{name}" prefix="node" suffix="" radical="0-{m["nodes"] - 1}" core="{m["cores"]}" '
+                 f'speed="1Gf"')
+    lines.append(f'           bw="{v["nic_bw"]:g}Bps" lat="{link_lat:g}s" sharing_policy="SPLITDUPLEX"{bb}')
+    lines.append(f'           loopback_bw="{v["mem_bw"]:g}Bps" loopback_lat="{v["mem_lat"]:g}s">')
+    lines.append(f'    <prop id="smpi/ois" value="0:{v["o"]:g}:0"/>')
+    lines.append("  </cluster>")
+    lines.append("</platform>")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--print", metavar="NAME", help="write NAME's platform to stdout instead of the files")
+    p.add_argument("--check", action="store_true", help="exit 1 if a platform file differs from the table")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="with --print: override a parameter (e.g. o=1.2e-6, h=100, nic_bw=6e9)")
+    args = p.parse_args()
+    if args.print:
+        if args.print not in MACHINES:
+            sys.exit(f"make_platforms.py: no machine '{args.print}' (have: {', '.join(MACHINES)})")
+        m = dict(MACHINES[args.print])
+        for kv in args.set:
+            key, _, value = kv.partition("=")
+            if key not in m or not isinstance(m[key], tuple):
+                sys.exit(f"make_platforms.py: --set {kv}: no parameter '{key}'")
+            try:
+                m[key] = (float(value), "cal", f"set to {value} (make_platforms.py option set)")
+            except ValueError:
+                sys.exit(f"make_platforms.py: --set {kv}: not a number")
+        sys.stdout.write(xml(args.print, m))
+        return 0
+    if args.set:
+        sys.exit("make_platforms.py: --set goes with --print")
+    stale = 0
+    for name, m in MACHINES.items():
+        path = os.path.join(HERE, name + ".xml")
+        if args.check:
+            current = open(path).read() if os.path.isfile(path) else ""
+            if current != xml(name, m):
+                print(f"make_platforms.py: scripts/platforms/{name}.xml differs from the table: run make_platforms.py")
+                stale += 1
+            continue
+        with open(path, "w") as f:
+            f.write(xml(name, m))
+        print(f"wrote scripts/platforms/{name}.xml")
+    if args.check and not stale:
+        print(f"make_platforms.py: {len(MACHINES)} platform files match the table")
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
