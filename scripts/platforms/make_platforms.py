@@ -3,7 +3,7 @@
 PAPER-MACHINE.xml) from one table: every parameter with its value and where
 it comes from, copied into the XML as a comment.
 
-  scripts/platforms/make_platforms.py            # rewrite every file of MACHINES
+  scripts/platforms/make_platforms.py            # rewrite every file of MACHINES, and NAME-nocost of each
   scripts/platforms/make_platforms.py --check    # exit 1 if a file differs from the table (a test)
   scripts/platforms/make_platforms.py --print theta-256x64 --set o=1.2e-6   # one, changed, to stdout
 
@@ -124,6 +124,19 @@ def xml(name, m):
     return "\n".join(lines) + "\n"
 
 
+def variants():
+    """Every machine, and each without per-message costs (NAME-nocost: o = 0,
+    h = 0), for the claims that depend on them (scripts/claims.py)."""
+    out = {}
+    for name, m in MACHINES.items():
+        out[name] = m
+        nocost = dict(m, title=m["title"] + ", WITHOUT per-message costs (o = 0, h = 0: for comparison only)")
+        nocost["o"] = (0.0, m["o"][1], "off in this variant; " + m["o"][2])
+        nocost["h"] = (0.0, m["h"][1], "off in this variant; " + m["h"][2])
+        out[name + "-nocost"] = nocost
+    return out
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--print", metavar="NAME", help="write NAME's platform to stdout instead of the files")
@@ -132,9 +145,9 @@ def main():
                    help="with --print: override a parameter (e.g. o=1.2e-6, h=100, nic_bw=6e9)")
     args = p.parse_args()
     if args.print:
-        if args.print not in MACHINES:
-            sys.exit(f"make_platforms.py: no machine '{args.print}' (have: {', '.join(MACHINES)})")
-        m = dict(MACHINES[args.print])
+        if args.print not in variants():
+            sys.exit(f"make_platforms.py: no machine '{args.print}' (have: {', '.join(variants())})")
+        m = dict(variants()[args.print])
         for kv in args.set:
             key, _, value = kv.partition("=")
             if key not in m or not isinstance(m[key], tuple):
@@ -148,7 +161,7 @@ def main():
     if args.set:
         sys.exit("make_platforms.py: --set goes with --print")
     stale = 0
-    for name, m in MACHINES.items():
+    for name, m in variants().items():
         path = os.path.join(HERE, name + ".xml")
         if args.check:
             current = open(path).read() if os.path.isfile(path) else ""
@@ -160,7 +173,7 @@ def main():
             f.write(xml(name, m))
         print(f"wrote scripts/platforms/{name}.xml")
     if args.check and not stale:
-        print(f"make_platforms.py: {len(MACHINES)} platform files match the table")
+        print(f"make_platforms.py: {len(variants())} platform files match the table")
     return 1 if stale else 0
 
 

@@ -1,0 +1,9 @@
+# scripts/claims.py, the table of the papers' claims against mcb's simulated
+# numbers, on crafted paper-scale CSVs with a known answer (every TRA claim
+# holds with per-message costs and differs without), an empty directory (NO
+# DATA, with the command that makes the data) and the rows of the papers SMPI
+# cannot simulate. No MPI.
+add_test(NAME claims_table COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/claims/check_claims.py
+                                   ${PROJECT_SOURCE_DIR}/scripts/claims.py ${CMAKE_CURRENT_BINARY_DIR}/claims)
+set_tests_properties(claims_table PROPERTIES LABELS scripts TIMEOUT 60 PASS_REGULAR_EXPRESSION "claims: ok"
+                     FAIL_REGULAR_EXPRESSION "FAIL|Traceback")
