@@ -49,7 +49,7 @@ for part in "${parts[@]}"; do
       for platform in dane-32x112 dane-32x112-nocost; do
         out=$here/locality-$platform
         mkdir -p "$out"
-        for algorithm in system pairwise hierarchical multileader node_aware locality_aware multileader_node_aware; do
+        for algorithm in node_aware locality_aware multileader_node_aware hierarchical multileader system pairwise; do
           csv=$out/alltoall_sizes-$algorithm-N32-n3584-run1.csv
           [[ -f $csv.gz ]] && continue  # resumable: one file per algorithm
           # shellcheck disable=SC2086 # MCB_ARGS is a word list

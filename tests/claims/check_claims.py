@@ -13,6 +13,8 @@ import os
 import subprocess
 import sys
 
+TRA_CLAIMS = {"tra-fig8-large", "tra-fig8-small", "tra-r2-128B", "tra-r46-128B", "tra-sys-32B", "tra2-sys-32B",
+              "tra-order"}
 FIELDS = ["algorithm", "params", "ranks", "size_bytes", "phase", "avg_us"]
 
 
@@ -68,14 +70,18 @@ def main():
     out = subprocess.run([sys.executable, claims_py, "--data", os.path.join(work, "data"), "--markdown"],
                          capture_output=True, text=True)
     print(out.stdout + out.stderr)
-    failed = 0
+    failed, seen = 0, set()
     for line in out.stdout.splitlines():
         cells = [c.strip() for c in line.strip("|").split("|")]
-        if len(cells) < 9 or not cells[0].startswith("tra"):
+        if len(cells) < 9 or cells[0] not in TRA_CLAIMS:
             continue
+        seen.add(cells[0])
         if cells[6] != "HOLDS" or cells[8] != "DIFFERS":
             print(f"FAIL: {cells[0]}: expected HOLDS with costs and DIFFERS without, got {cells[6]} / {cells[8]}")
             failed += 1
+    if seen != TRA_CLAIMS:
+        print(f"FAIL: no row for {sorted(TRA_CLAIMS - seen)}")
+        failed += 1
     if "7 claims hold, 0 differ" not in out.stderr:
         print("FAIL: expected '7 claims hold, 0 differ' in the summary")
         failed += 1
