@@ -60,6 +60,10 @@ SPEED_SETTINGS = [
     "network/crosstraffic:0",
     # 256 KiB stacks instead of 8 MiB for thousands of simulated ranks.
     "contexts/stack-size:256",
+    # mcb --sim-shared-malloc: one mapping per 16 MiB block (mcb rounds its
+    # shared buffers up to whole blocks), so that 3584 ranks' buffers stay
+    # within the kernel's 65530 mappings per process.
+    "smpi/shared-malloc-blocksize:16777216",
     # SMPI's SMP-aware binomial bcast (MPICH selection) sends to ranks of
     # other nodes when the ranks per node are not a power of two (leaked
     # messages with eager sends, a deadlock without); and Comm_create/split

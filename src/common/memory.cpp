@@ -7,6 +7,10 @@
 
 #include "mcb/error.hpp"
 
+#ifdef MCB_SIMULATE
+#include <xbt/config.hpp>  // SMPI's shared-malloc block size
+#endif
+
 namespace mcb {
 
 #if MCB_HAVE_CUDA
@@ -24,8 +28,15 @@ class HostMemory final : public Memory {
   void select_device(int) const override {}
   void* allocate(std::size_t bytes) const override {
 #ifdef MCB_SIMULATE
-    // Page-aligned pages that every simulated rank shares (see memory.hpp).
-    if (shared_min_ > 0 && bytes >= shared_min_) return SMPI_SHARED_MALLOC(bytes);
+    // Pages that every simulated rank shares (see memory.hpp). SMPI maps its
+    // shared file once per whole block of smpi/shared-malloc-blocksize and
+    // gives private pages for the rest, so the size is rounded up to whole
+    // blocks: nothing private, and one mapping per block (the kernel allows
+    // 65530 per process by default).
+    if (shared_min_ > 0 && bytes >= shared_min_) {
+      const auto block = static_cast<std::size_t>(simgrid::config::get_value<double>("smpi/shared-malloc-blocksize"));
+      return SMPI_SHARED_MALLOC((bytes + block - 1) / block * block);
+    }
 #endif
     constexpr std::size_t align = 64;
     std::size_t rounded = (bytes + align - 1) / align * align;
