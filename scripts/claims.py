@@ -66,31 +66,31 @@ def radix_sweep(rows, ranks, size):
 
 # Each claim: id, paper, figure, claim, paper's value (text), part of
 # make.sh, tolerance (text), and evaluate(rows) -> (mcb value text, holds).
-def tra_best_radix_large(rows):
-    out, ok = [], True
+def best_radices(rows, sizes):
+    """(P, S, {radix: time}, best radix) for P = 512, 1024, 2048 and each S."""
     for p in (512, 1024, 2048):
-        for s in (1024, 8192):
+        for s in sizes:
             sweep = radix_sweep(rows, p, s)
             if not sweep:
                 raise LookupError(f"no radix sweep at P={p} S={s}")
-            best = min(sweep, key=sweep.get)
-            root = math.isqrt(p - 1) + 1
-            ratio = sweep[root] / sweep[best]
-            ok &= ratio <= 1.10 and root / 2 <= best <= 2 * root
-            out.append(f"P={p} S={s}: best {best}, ceil(sqrt P)={root} at {ratio:.2f}x")
+            yield p, s, sweep, min(sweep, key=sweep.get)
+
+
+def tra_best_radix_large(rows):
+    out, ok = [], True
+    for p, s, sweep, best in best_radices(rows, (1024, 8192)):
+        root = math.isqrt(p - 1) + 1
+        ratio = sweep[root] / sweep[best]
+        ok &= ratio <= 1.10 and root / 2 <= best <= 2 * root
+        out.append(f"P={p} S={s}: best {best}, ceil(sqrt P)={root} at {ratio:.2f}x")
     return "; ".join(out), ok
 
 
 def tra_best_radix_small(rows):
     out, ok = [], True
-    for p in (512, 1024, 2048):
-        for s in (16, 128):
-            sweep = radix_sweep(rows, p, s)
-            if not sweep:
-                raise LookupError(f"no radix sweep at P={p} S={s}")
-            best = min(sweep, key=sweep.get)
-            ok &= 2 < best < math.sqrt(p)
-            out.append(f"P={p} S={s}: best {best}")
+    for p, s, _, best in best_radices(rows, (16, 128)):
+        ok &= 2 < best < math.sqrt(p)
+        out.append(f"P={p} S={s}: best {best}")
     return "; ".join(out), ok
 
 
