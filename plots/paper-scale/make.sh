@@ -23,6 +23,9 @@
 #         messages in flight at once) is left out: see docs/claims.md.
 #         About 1.5 hours per platform (the pairwise exchange alone: about
 #         10 minutes per size).
+# tra-theta-256x64/calibrate_tra_*.csv are the runs of `scripts/calibrate.py
+# --platform theta-256x64` (P = 2048: TRA radix 2 and 46 at 128 B; system,
+# TRA, TRA2 at 32 B), copied from its --out directory.
 # One iteration per size (simulated times are deterministic); buffers of 64
 # KiB and more on SMPI's shared pages, so nothing is validated here (the
 # simulation tests validate the same code at small scale). The CSV files are
