@@ -212,8 +212,9 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
   app.add_option("--progress", o.progress,
                  "SECONDS between progress lines (done/total, ETA) on rank 0's stderr; 0: after every step")
       ->capture_default_str();
+  long long shared_malloc = 0;  // signed, so that a negative value is refused rather than wrapped
 #ifdef MCB_SIMULATE
-  app.add_option("--sim-shared-malloc", o.sim_shared_malloc,
+  app.add_option("--sim-shared-malloc", shared_malloc,
                  "BYTES: host buffers of at least BYTES come from SMPI_SHARED_MALLOC, shared by every simulated rank "
                  "(memory for thousands of ranks; contents meaningless, so no -c); 0: off")
       ->capture_default_str();
@@ -282,6 +283,8 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
     throw Error("--procs-per-gpu " + std::to_string(o.layout.procs_per_gpu) +
                 ": the processes of a GPU share its buffers, and SMPI shares no memory between simulated ranks");
 #endif
+  if (shared_malloc < 0) throw Error("--sim-shared-malloc " + std::to_string(shared_malloc) + ": must be >= 0 bytes");
+  o.sim_shared_malloc = static_cast<std::size_t>(shared_malloc);
   if (o.sim_shared_malloc > 0 && o.validate)
     throw Error("--validate: buffers shared by --sim-shared-malloc hold no data of their own to check; drop one");
   if (o.sim_shared_malloc > 0 && o.mem != MemKind::host)
