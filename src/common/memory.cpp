@@ -115,8 +115,6 @@ void share_host_buffers(std::size_t min_bytes) {
   host().shared_min_ = min_bytes;
 }
 
-std::size_t shared_host_buffers() { return host().shared_min_; }
-
 const Memory& memory_for(MemKind kind) {
   switch (kind) {
     case MemKind::host:

@@ -49,8 +49,6 @@ const Memory& host_memory();
 /// 0 (the default) turns it off. Throws Error elsewhere for min_bytes > 0.
 /// Per process, which under SMPI means per simulated rank.
 void share_host_buffers(std::size_t min_bytes);
-/// The threshold set by share_host_buffers (0: off).
-std::size_t shared_host_buffers();
 /// The backend of `kind`; throws Error when this build or machine lacks it.
 const Memory& memory_for(MemKind kind);
 
