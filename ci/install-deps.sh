@@ -5,7 +5,8 @@
 # hipcc/libamdhip64-dev to compile the HIP backend (no AMD GPU needed),
 # Slurm's daemons and client for the private localhost cluster of the slurm
 # tests (ci/with-slurm.sh; no service is enabled or started), and SimGrid's
-# SMPI for the simulation build.
+# SMPI for the simulation build, FFTW 3 for mcb_fft, and HPC Challenge
+# (hpcc, linked against Open MPI) as a client of the preload library.
 # Needs root (or sudo). Safe to run again.
 set -euo pipefail
 packages=(
@@ -16,6 +17,7 @@ packages=(
   hipcc libamdhip64-dev
   slurmctld slurmd slurm-client
   libsimgrid-dev
+  libfftw3-dev hpcc
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -230,8 +230,13 @@ def describe(df):
     """'MPI library version, N nodes x K ranks' of the first row, for titles."""
     r = df.iloc[0]
     lib, version = str(r.get("mpi_library", "")), str(r.get("mpi_version", ""))
-    if lib.startswith("SMPI"):
-        return f"SimGrid SMPI {version} (simulated)"
+    if "SMPI" in lib:
+        # Files written before the platform column have none: name the
+        # platforms the others give.
+        named = sorted({str(p) for p in df["platform"].dropna() if str(p) not in ("none", "")}) \
+            if "platform" in df.columns else []
+        on = f" on {', '.join(named)}" if named else ""
+        return f"SimGrid SMPI {version}{on} (simulated)"
     return f"{lib} {version}".strip()
 
 

@@ -16,6 +16,7 @@ import glob
 import os
 import sys
 
+import pandas as pd
 from matplotlib.patches import Patch, Rectangle
 
 import mcbplot
@@ -48,6 +49,14 @@ def cells(directory):
     return result, measured
 
 
+def source(directory):
+    """What produced the runs, for titles: the MPI (or SimGrid SMPI and its
+    platform) of the first run file."""
+    pattern = os.path.join(directory, "allgather_sparbit-*-n*-run*.csv")
+    paths = sorted(glob.glob(pattern) + glob.glob(pattern + ".gz"))
+    return mcbplot.describe(pd.read_csv(paths[0], nrows=1)) if paths else ""
+
+
 def grid(ax, view, colors):
     """Draws one rectangle per cell of `view` (ranks x size_bytes), coloured
     by `colors` (a sequence aligned with view's rows); process counts in
@@ -78,7 +87,7 @@ def make(directory, outdir):
     ax.legend(handles=[Patch(color=mcbplot.color(a), label=mcbplot.NAMES[a]) for a in shown],
               loc="upper left", bbox_to_anchor=(1.01, 1))
     mcbplot.finish(fig, "sparbit_fig01", outdir, series=len(shown),
-                   title="Fastest allgather algorithm per cell (average time, block order)")
+                   title=f"Fastest allgather algorithm per cell (average time, block order)\n{source(directory)}")
 
 
 if __name__ == "__main__":

@@ -49,7 +49,8 @@ def make(directory, outdir):
     axes[0].legend(handles=handles, loc="upper left", bbox_to_anchor=(0, -0.16), ncol=2)
     fig.colorbar(ScalarMappable(norm, GREYS), ax=axes[-1], label="Sparbit's improvement over the second (%)")
     mcbplot.finish(fig, "sparbit_fig05", outdir, series=len(handles),
-                   title="Fastest allgather algorithm and Sparbit's improvement (average time)")
+                   title="Fastest allgather algorithm and Sparbit's improvement (average time)\n"
+                   f"{sparbit_fig01.source(directory)}")
 
 
 if __name__ == "__main__":

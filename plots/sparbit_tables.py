@@ -50,7 +50,7 @@ def make(directory, outdir):
         table.auto_set_font_size(False)
         table.set_fontsize(7.5)
         table.auto_set_column_width(list(range(len(header))))
-    mcbplot.finish(fig, "sparbit_tables", outdir, series=len(orders))
+    mcbplot.finish(fig, "sparbit_tables", outdir, series=len(orders), title=sparbit_fig01.source(directory))
 
 
 if __name__ == "__main__":

@@ -130,10 +130,14 @@ run_step() {
 launch_ranks() {
   local p=$1
   if ((p % per_node == 0)); then launch $((p / per_node)) "$per_node" "${@:2}"; return; fi
-  case $launcher in
-    sim:*) die "$p ranks do not fill nodes of $per_node: not with MCB_LAUNCHER=$launcher" ;;
-  esac
   local binary=$bin/$2 cmd
+  case $launcher in
+    sim:*)
+      cmd=("$batch_scripts/simulate.py" --platform "${launcher#sim:}" --ranks "$p" --ranks-per-node "$per_node" \
+        --launch -- "$binary" "${@:3}" "${mcb_args[@]}")
+      run_step "$p ranks" "${cmd[@]}"
+      return ;;
+  esac
   # shellcheck disable=SC2206 # the launcher is a word list
   if [[ $launcher == local ]]; then cmd=("$batch_scripts/local-run.sh" -n "$p" "$binary")
   else cmd=($launcher -n "$p" "$binary"); fi

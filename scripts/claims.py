@@ -22,18 +22,29 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-COSTS = {"tra": "theta-256x64", "locality": "dane-32x112"}  # part -> platform with per-message costs
+# Claim group -> (the part of make.sh that makes its data, the platform with
+# per-message costs); the data is in PART-PLATFORM/ and PART-PLATFORM-nocost/.
+COSTS = {"tra": ("tra", "theta-256x64"), "locality": ("locality", "dane-32x112"),
+         "yahoo": ("sparbit", "yahoo-16x8"), "cervino": ("sparbit", "cervino-5x32")}
 
 
 def load(directory):
-    """Total rows of every CSV in directory: list of dicts with numbers parsed."""
+    """Total rows of every CSV in directory: list of dicts with numbers
+    parsed, each with its phases' times in r["phases"] ({phase: avg_us})."""
     rows = []
     for path in sorted(glob.glob(os.path.join(directory, "*.csv")) + glob.glob(os.path.join(directory, "*.csv.gz"))):
         opener = gzip.open if path.endswith(".gz") else open
         with opener(path, "rt", newline="") as f:
-            for r in csv.DictReader(f):
+            reader = csv.DictReader(f)
+            if "schema_version" not in (reader.fieldnames or []):
+                continue  # not mcb's output (compare_best.py's cells, ...)
+            phases = {}
+            for r in reader:
+                key = (r["algorithm"], r["params"], r["ranks"], r["nodes"], r["rank_order"], r["size_bytes"])
+                phases.setdefault(key, {})[r["phase"]] = float(r["avg_us"])
                 if r["phase"] != "total":
                     continue
+                r["phases"] = phases[key]  # filled as the file is read (phases come before their total)
                 r["ranks"], r["size_bytes"] = int(r["ranks"]), int(r["size_bytes"])
                 r["avg_us"] = float(r["avg_us"])
                 r["file"] = os.path.basename(path)
@@ -130,10 +141,67 @@ def tra_order(rows):
             tra2_tra >= 0.8 * n and tra_sys >= 0.8 * n)
 
 
+def tra2_sweep(rows, kind, p, s):
+    """{radix: (intra_node, inter_node) phase times} of the tra2_radix_KIND
+    sweep at (P, S): KIND intra varies r1 (radix-intra), inter varies r2."""
+    name = "radix-intra" if kind == "intra" else "radix-inter"
+    return {int(param(r, name)): (r["phases"].get("intra_node"), r["phases"].get("inter_node"))
+            for r in rows if r["file"].startswith(f"tra2_radix_{kind}") and r["ranks"] == p and r["size_bytes"] == s}
+
+
+def tra2_cells(rows, kind):
+    cells = sorted({(r["ranks"], r["size_bytes"]) for r in rows if r["file"].startswith(f"tra2_radix_{kind}")})
+    if not cells:
+        raise LookupError(f"no tra2_radix_{kind} runs (tra2_radix.sbatch)")
+    return cells
+
+
+def tra_fig9_r1(rows):
+    """The best r1 for the intra-node phase is sqrt(Q) = 8 in most (P, S)."""
+    good, out = 0, []
+    cells = tra2_cells(rows, "intra")
+    for p, s in cells:
+        sweep = {r: t[0] for r, t in tra2_sweep(rows, "intra", p, s).items()}
+        best = min(sweep, key=sweep.get)
+        good += 8 in sweep and sweep[8] <= 1.10 * sweep[best]
+        out.append(f"P={p} S={s}: best r1 {best}")
+    return f"r1 = 8 within 10% of the best in {good}/{len(cells)}; " + ", ".join(out), good >= 2 / 3 * len(cells)
+
+
+def tra_fig9_r2(rows):
+    """The best r2 for the inter-node phase is about N = P / Q."""
+    good, out = 0, []
+    cells = tra2_cells(rows, "inter")
+    for p, s in cells:
+        n = p // 64
+        sweep = {r: t[1] for r, t in tra2_sweep(rows, "inter", p, s).items()}
+        best = min(sweep, key=sweep.get)
+        good += n in sweep and sweep[n] <= 1.10 * sweep[best] and best >= n / 2
+        out.append(f"P={p} S={s}: best r2 {best} (N = {n})")
+    return f"r2 = N within 10% of the best in {good}/{len(cells)}; " + ", ".join(out), good >= 2 / 3 * len(cells)
+
+
+def tra_fig9_inter(rows):
+    """At r1 = 8, r2 = N, the inter-node phase takes longer than the intra-node one."""
+    good, n = 0, 0
+    for p, s in tra2_cells(rows, "intra"):
+        t = tra2_sweep(rows, "intra", p, s).get(8)
+        if t and None not in t:
+            n += 1
+            good += t[1] > t[0]
+    if not n:
+        raise LookupError("no tra2 run at r1 = 8 with both phases")
+    return f"inter-node phase longer in {good}/{n} (P, S)", good == n
+
+
 def configs_at(rows, size, ranks=3584):
-    """{label: time} of every configuration at (ranks, size): 'node_aware/nonblocking', 'system', ..."""
+    """{label: time} of every configuration at (ranks, size): 'node_aware/nonblocking', 'system', ...;
+    4 processes per leader or group, as in the paper's Figures 10-15 (the
+    other counts are Figures 7-9's, read by by_param)."""
     out = {}
     for r in rows:
+        if any(param(r, k) not in (None, "4") for k in ("procs-per-leader", "procs-per-group")):
+            continue
         if r["ranks"] == ranks and r["size_bytes"] == size:
             inner = param(r, "inner")
             label = r["algorithm"] + (f"/{inner}" if inner else "")
@@ -196,6 +264,256 @@ def loc_nonblocking(rows):
     return f"nonblocking inner faster in {wins}/{total} (algorithm, size <= 64 B)", wins >= 0.6 * total
 
 
+def node_counts(rows, size, *algorithms):
+    """{nodes: {label: time}} for the node counts (112 ranks per node, the
+    node-scaling runs and Figure 10's 32 nodes) where every one of
+    `algorithms` was simulated at `size`."""
+    out = {}
+    for n in (2, 4, 8, 16, 32):
+        c = configs_at(rows, size, ranks=112 * n)
+        if all(any(k.split("/")[0] == a for k in c) for a in algorithms):
+            out[n] = c
+    if not out:
+        raise LookupError(f"no node count with {', '.join(algorithms)} at {size} B")
+    return out
+
+
+def fastest_of(c, algorithm):
+    return min(v for k, v in c.items() if k.split("/")[0] == algorithm)
+
+
+def phases_of(rows, algorithm, ranks, size, inner, mode=None):
+    """{phase: time} of (algorithm, inner exchange) at (ranks, size), or
+    None; `mode`: only runs of that --phase-mode."""
+    for r in rows:
+        if (r["algorithm"] == algorithm and r["ranks"] == ranks and r["size_bytes"] == size
+                and param(r, "inner") == inner and mode in (None, r.get("phase_mode"))):
+            return {k: v for k, v in r["phases"].items() if k != "total"}
+    return None
+
+
+def loc_fig13(size, small):
+    """Hierarchical, pairwise inner, the most nodes simulated: the exchange
+    between the leaders dominates below 256 B (small), the gather from 256 B.
+    Isolated phases (a barrier between phases, as the paper's breakdowns):
+    embedded, the non-leaders' scatter includes their wait for the leader."""
+    def evaluate(rows):
+        for n in (32, 16, 8, 4, 2):
+            ph = phases_of(rows, "hierarchical", 112 * n, size, "pairwise", mode="isolated")
+            if ph:
+                break
+        else:
+            raise LookupError(f"no hierarchical/pairwise at {size} B with --phase-mode isolated")
+        top = max(ph, key=ph.get)
+        text = f"N={n}, {size} B: " + ", ".join(f"{k} {v:.0f} us" for k, v in sorted(ph.items(), key=lambda x: -x[1]))
+        return text, top == ("inter_node" if small else "gather")
+    return evaluate
+
+
+def loc_fig14(rows):
+    """Node-aware at 32 nodes, both inners: inter-node dominates at every size."""
+    good, n, ratios = 0, 0, []
+    for size in (4, 64, 1024, 4096):
+        for inner in ("pairwise", "nonblocking"):
+            ph = phases_of(rows, "node_aware", 3584, size, inner)
+            if ph and "inter_node" in ph and "intra_node" in ph:
+                n += 1
+                good += ph["inter_node"] > ph["intra_node"]
+                ratios.append(ph["intra_node"] / ph["inter_node"])
+    if not n:
+        raise LookupError("no node_aware phases at 32 nodes")
+    return (f"inter-node longer in {good}/{n} (size, inner); intra/inter from {min(ratios):.4f} to "
+            f"{max(ratios):.3f}", good == n)
+
+
+def loc_fig15(rows):
+    """Node-aware, pairwise inner, 4096 B: inter-node dominates at every node count."""
+    per, ok = [], True
+    for n in (2, 4, 8, 16, 32):
+        ph = phases_of(rows, "node_aware", 112 * n, 4096, "pairwise")
+        if ph:
+            ok &= ph["inter_node"] > ph["intra_node"]
+            per.append(f"N={n}: inter {ph['inter_node'] / 1000:.1f} ms, intra {ph['intra_node'] / 1000:.2f} ms")
+    if not per:
+        raise LookupError("no node_aware/pairwise phases at 4096 B")
+    return "; ".join(per), ok
+
+
+def by_param(rows, algorithm, size, name, ranks=3584):
+    """{(parameter value, inner): time} of `algorithm` at (ranks, size)."""
+    out = {}
+    for r in rows:
+        if r["algorithm"] == algorithm and r["ranks"] == ranks and r["size_bytes"] == size:
+            key = (int(param(r, name)), param(r, "inner"))
+            out[key] = min(out.get(key, math.inf), r["avg_us"])
+    return out
+
+
+def loc_fig7_small(rows):
+    """4 B: every multi-leader beats hierarchical, and the fewest leaders
+    (most processes per leader) are the best, per inner exchange."""
+    ml = by_param(rows, "multileader", 4, "procs-per-leader")
+    hier = {param(r, "inner"): r["avg_us"] for r in rows
+            if r["algorithm"] == "hierarchical" and r["ranks"] == 3584 and r["size_bytes"] == 4}
+    inners = sorted({i for _, i in ml} & set(hier))
+    if not inners or len({p for p, _ in ml}) < 2:
+        raise LookupError("no multileader sweep and hierarchical at 4 B, 32 nodes")
+    ok, out = True, []
+    for inner in inners:
+        sweep = {p: t for (p, i), t in ml.items() if i == inner}
+        best = min(sweep, key=sweep.get)
+        ok &= all(t < hier[inner] for t in sweep.values()) and best == max(sweep)
+        out.append(f"{inner}: hierarchical {hier[inner]:.0f} us, multileader " +
+                   ", ".join(f"ppl {p} {t:.0f} us" for p, t in sorted(sweep.items())))
+    return "; ".join(out), ok
+
+
+def loc_fig8_most(rows):
+    """Node-aware beats locality-aware (its best group size) at most sizes, pairwise inner."""
+    wins, sizes = 0, []
+    for size in (4, 64, 1024, 4096):
+        la = [t for (_, i), t in by_param(rows, "locality_aware", size, "procs-per-group").items() if i == "pairwise"]
+        na = [r["avg_us"] for r in rows if r["algorithm"] == "node_aware" and r["ranks"] == 3584
+              and r["size_bytes"] == size and param(r, "inner") == "pairwise"]
+        if la and na:
+            sizes.append(f"{size} B {min(la) / min(na):.2f}x")
+            wins += min(na) < min(la)
+    if not sizes:
+        raise LookupError("no node_aware and locality_aware at 32 nodes")
+    return f"locality_aware / node_aware: {', '.join(sizes)}", wins >= 0.7 * len(sizes)
+
+
+def loc_fig9_small(rows):
+    """4 B: multi-leader + node-aware is best with some leaders (ppl 4-16),
+    better than one leader per rank (node_aware) and one per node (hierarchical)."""
+    mlna = by_param(rows, "multileader_node_aware", 4, "procs-per-leader")
+    if len({p for p, _ in mlna}) < 2:
+        raise LookupError("no multileader_node_aware sweep at 4 B, 32 nodes")
+    ends = [r["avg_us"] for r in rows if r["algorithm"] in ("node_aware", "hierarchical") and r["ranks"] == 3584
+            and r["size_bytes"] == 4]
+    if not ends:
+        raise LookupError("no node_aware or hierarchical at 4 B, 32 nodes")
+    (ppl, inner), best = min(mlna.items(), key=lambda kv: kv[1])
+    return (f"best multileader_node_aware: ppl {ppl} ({inner}) {best:.0f} us; node_aware/hierarchical best "
+            f"{min(ends):.0f} us", best < min(ends))
+
+
+def loc_fig11(rows):
+    algorithms = ("system", "node_aware", "locality_aware", "multileader_node_aware")
+    best = beats = 0
+    per = []
+    counts = node_counts(rows, 4, *algorithms)
+    for n, c in counts.items():
+        top = min(c, key=c.get).split("/")[0]
+        mine = fastest_of(c, "multileader_node_aware")
+        best += top == "multileader_node_aware"
+        beats += mine < c["system"]
+        per.append(f"N={n}: {top}, system/mlna {c['system'] / mine:.2f}x")
+    k = len(counts)
+    return (f"mlna fastest at {best}/{k} node counts, faster than system at {beats}/{k} ({'; '.join(per)})",
+            best >= 0.6 * k and beats >= 0.6 * k)
+
+
+def loc_fig12(rows):
+    counts = node_counts(rows, 4096, "node_aware", "locality_aware")
+    per, ok = [], True
+    for n, c in counts.items():
+        ratio = fastest_of(c, "node_aware") / fastest_of(c, "locality_aware")
+        if n >= 8:
+            ok &= ratio > 1
+        per.append(f"N={n}: node_aware/locality_aware {ratio:.3f}")
+    if not any(n >= 8 for n in counts):
+        raise LookupError("no node count of 8 or more at 4096 B")
+    return "; ".join(per), ok
+
+
+SPARBIT_PAPER = ("ring", "neighbor_exchange", "recursive_doubling", "bruck", "sparbit")
+
+
+def sparbit_times(rows, order, candidates=SPARBIT_PAPER):
+    """{(P, S): {algorithm: average time}} of the cells of `order` (block is
+    the paper's sequential mapping)."""
+    times = {}
+    for r in rows:
+        if r["collective"] == "allgather" and r["rank_order"] == order and r["algorithm"] in candidates:
+            cell = times.setdefault((r["ranks"], r["size_bytes"]), {})
+            cell[r["algorithm"]] = min(cell.get(r["algorithm"], math.inf), r["avg_us"])
+    return times
+
+
+def sparbit_cells(rows, order, candidates=SPARBIT_PAPER):
+    """{(P, S): (fastest, improvement %)}: per cell of `order`, the fastest
+    of `candidates` on the average and Sparbit's improvement over the best
+    other one, as in scripts/compare_best.py (Figure 5, Tables I and II)."""
+    times = sparbit_times(rows, order, candidates)
+    out = {}
+    for cell, t in times.items():
+        if "sparbit" not in t or len(t) < 2:
+            continue
+        other = min(v for a, v in t.items() if a != "sparbit")
+        out[cell] = (min(t, key=t.get), 100.0 * (other - t["sparbit"]) / other)
+    if not out:
+        raise LookupError(f"no allgather cells in {order} order")
+    return out
+
+
+def span(cells):
+    ranks = sorted({p for p, _ in cells})
+    return f"P {ranks[0]}-{ranks[-1]}, {len(ranks)} counts"
+
+
+def sparbit_share(order, paper_pct, tol, candidates=SPARBIT_PAPER):
+    """Sparbit's share of the cells where it is fastest, within tol x paper_pct."""
+    def evaluate(rows):
+        cells = sparbit_cells(rows, order, candidates)
+        wins = sum(best == "sparbit" for best, _ in cells.values())
+        pct = 100.0 * wins / len(cells)
+        return f"{pct:.1f}% ({wins}/{len(cells)} cells, {span(cells)})", abs(pct / paper_pct - 1) <= tol
+    return evaluate
+
+
+def sparbit_strip(removed, paper_pct, tol):
+    """The paper's 'stripped' maps (Section V): in the cells that `removed`
+    win among the five, with them taken out, Sparbit's share of the cells
+    where it is the fastest of the rest."""
+    def evaluate(rows):
+        won = taken = 0
+        for t in sparbit_times(rows, "block").values():
+            if "sparbit" not in t or min(t, key=t.get) not in removed:
+                continue
+            rest = {a: v for a, v in t.items() if a not in removed}
+            won += 1
+            taken += min(rest, key=rest.get) == "sparbit"
+        if not won:
+            return f"{' and '.join(removed)} fastest in no cell", False
+        pct = 100.0 * taken / won
+        return f"{pct:.1f}% ({taken}/{won} cells)", abs(pct / paper_pct - 1) <= tol
+    return evaluate
+
+
+def sparbit_order(rows):
+    share = {}
+    for order in ("block", "cyclic"):
+        cells = sparbit_cells(rows, order)
+        share[order] = 100.0 * sum(best == "sparbit" for best, _ in cells.values()) / len(cells)
+    return (f"sequential {share['block']:.1f}%, cyclic {share['cyclic']:.1f}% of cells",
+            share["block"] > share["cyclic"])
+
+
+def sparbit_gain(order, mean_pct, median_pct, tol_pp):
+    """Mean and median improvement over the second best where Sparbit wins (Table II, avg)."""
+    def evaluate(rows):
+        gains = sorted(g for best, g in sparbit_cells(rows, order).values() if best == "sparbit")
+        if not gains:
+            return "Sparbit fastest in no cell", False
+        n = len(gains)
+        median = (gains[n // 2] + gains[(n - 1) // 2]) / 2
+        mean = sum(gains) / n
+        return (f"mean {mean:.1f}%, median {median:.1f}%, highest {gains[-1]:.1f}% ({n} cells)",
+                abs(mean - mean_pct) <= tol_pp and abs(median - median_pct) <= tol_pp)
+    return evaluate
+
+
 CLAIMS = [
     ("loc-abs-3x", "locality", "abstract, 1", "the new algorithms (locality-aware, multi-leader + node-aware) are up "
      "to 3x faster than the system MPI at 32 nodes", "up to 3x", "locality", "within 40%", loc_speedup),
@@ -207,6 +525,33 @@ CLAIMS = [
      "locality", "fastest of all at 1024 B", loc_best(1024, "node_aware")),
     ("loc-fig10-largest", "locality", "Fig. 10, 4", "locality-aware is the fastest at the largest size",
      "best at 4096 B", "locality", "fastest of all at 4096 B", loc_best(4096, "locality_aware")),
+    ("loc-fig7-small", "locality", "Fig. 7, 4", "at small sizes every multi-leader beats hierarchical, and fewer "
+     "leaders are better", "4 leaders per node best", "locality",
+     "at 4 B, every multileader (7, 14, 28 leaders) below hierarchical and 7 leaders (16 per leader) the best, per "
+     "inner", loc_fig7_small),
+    ("loc-fig8-most", "locality", "Fig. 8, 4", "node-aware beats locality-aware at most sizes",
+     "node-aware best for most sizes", "locality", "node_aware below locality_aware's best group size at 70% of "
+     "the sizes simulated (pairwise inner)", loc_fig8_most),
+    ("loc-fig9-small", "locality", "Fig. 9, 4", "at small sizes multi-leader + node-aware is best with many leaders "
+     "but not every rank", "around 20 leaders", "locality", "its best of 7, 14, 28 leaders below node-aware (112) "
+     "and hierarchical (1) at 4 B", loc_fig9_small),
+    ("loc-fig11", "locality", "Fig. 11, 6", "at 4 B, across node counts, multi-leader + node-aware is the fastest "
+     "and beats the system MPI in many cases", "best across node counts", "locality",
+     "both in at least 60% of the node counts 2..32", loc_fig11),
+    ("loc-fig12", "locality", "Fig. 12, Fig. 8", "at 4096 B, locality-aware beats node-aware from 8 to 32 nodes",
+     "consistently from 8 to 32 nodes", "locality", "faster at every node count of 8 and more simulated", loc_fig12),
+    ("loc-fig13-small", "locality", "Fig. 13, 4.1", "hierarchical (pairwise inner): below 256 B the exchange "
+     "between the leaders dominates", "inter-node dominates below 256 B", "locality",
+     "inter_node the longest phase at 4 B, at the most nodes simulated", loc_fig13(4, True)),
+    ("loc-fig13-large", "locality", "Fig. 13, 4.1", "hierarchical (pairwise inner): from 256 B the gather "
+     "(intra-node) dominates", "gather dominates from 256 B", "locality",
+     "gather the longest phase at 4096 B, at the most nodes simulated", loc_fig13(4096, False)),
+    ("loc-fig14", "locality", "Fig. 14, 4.1", "node-aware, 32 nodes, both inners: the inter-node exchange dominates "
+     "at every size", "inter-node dominates", "locality", "inter_node longer than intra_node at 4, 64, 1024, 4096 B",
+     loc_fig14),
+    ("loc-fig15", "locality", "Fig. 15, 4.1", "node-aware (pairwise inner) at 4096 B: the inter-node exchange "
+     "dominates at every node count", "regardless of node count", "locality",
+     "inter_node longer than intra_node at every node count simulated", loc_fig15),
     ("loc-concl-nb", "locality", "6", "a nonblocking inner exchange is often faster, especially at small sizes",
      "often, small sizes", "locality", "in at least 60% of (algorithm, 4 and 64 B)", loc_nonblocking),
 
@@ -227,18 +572,55 @@ CLAIMS = [
      "5.02x faster", "tra", "within 40%", tra_vs_system("tra2", 5.02, 0.4)),
     ("tra-order", "TRA", "Fig. 10, V-C", "TRA2 beats TRA, and both beat the vendor alltoall, for almost all P and S",
      "almost all (P, S)", "tra", "each in at least 80% of the cells P = 512..2048, S = 16..4096 B", tra_order),
+
+    ("tra-fig9-r1", "TRA", "Fig. 9, V-B", "TRA2's intra-node phase: the best r1 is sqrt(Q) = 8 in most runs",
+     "r1 = 8 in most runs", "tra", "r1 = 8 within 10% of the best in 2/3 of (P, S)", tra_fig9_r1),
+    ("tra-fig9-r2", "TRA", "Fig. 9, V-B", "TRA2's inter-node phase: the best r2 is about N = P/Q",
+     "r2 ~ P/Q in most cases", "tra", "r2 = N within 10% of the best and best >= N/2 in 2/3 of (P, S)", tra_fig9_r2),
+    ("tra-fig9-inter", "TRA", "Fig. 9, V-B", "TRA2's time is dominated by the inter-node phase",
+     "dominated by inter-node", "tra", "inter-node phase longer at every (P, S), r1 = 8, r2 = N", tra_fig9_inter),
+
+    ("sp-share-yahoo", "Sparbit", "Fig. 5(a), Table I", "Yahoo, sequential mapping: Sparbit is the fastest of the "
+     "five algorithms (average time) in 46.43% of the cells (P up to 256, 1 B-1 MiB)", "46.43% (624/1344)", "yahoo",
+     "within 30% of the share (P up to 128 simulated: the paper's counts above 128 were oversubscribed)",
+     sparbit_share("block", 46.43, 0.3)),
+    ("sp-share-yahoo-cyc", "Sparbit", "Fig. 5(b), Table I", "Yahoo, cyclic mapping: Sparbit fastest in 19.12% of "
+     "the cells", "19.12% (257/1344)", "yahoo", "within 30% (cyclic cells: P a multiple of the 16 nodes)",
+     sparbit_share("cyclic", 19.12, 0.3)),
+    ("sp-order-yahoo", "Sparbit", "Fig. 5, V", "Yahoo: the sequential mapping gives Sparbit more wins than the "
+     "cyclic one", "46.43% > 19.12%", "yahoo", "sequential share above cyclic", sparbit_order),
+    ("sp-gain-yahoo", "Sparbit", "Table II", "Yahoo, sequential: Sparbit's mean (median) improvement over the second "
+     "best, in the cells it wins", "34.70% (26.16%), highest 84.16%", "yahoo", "mean and median within 10 points",
+     sparbit_gain("block", 34.70, 26.16, 10.0)),
+    ("sp-strip-log-yahoo", "Sparbit", "Fig. 5(a), V", "Yahoo, sequential: in the cells Bruck and recursive "
+     "doubling win, with them taken out, Sparbit is the fastest of the rest in 95.48%", "95.48%", "yahoo",
+     "within 10% of the share", sparbit_strip(("bruck", "recursive_doubling"), 95.48, 0.1)),
+    ("sp-strip-linear-yahoo", "Sparbit", "Fig. 5(a), V", "Yahoo, sequential: in the cells ring and neighbor "
+     "exchange win, with them taken out, Sparbit is the fastest of the rest in all", "100%", "yahoo",
+     "within 10% of the share", sparbit_strip(("ring", "neighbor_exchange"), 100.0, 0.1)),
+    ("sp-share-cervino", "Sparbit", "Fig. 5(c), Table I", "Cervino, sequential mapping: Sparbit fastest in 39.64% "
+     "of the cells (P up to 320)", "39.64% (666/1680)", "cervino",
+     "within 30% of the share (P up to 160 simulated: above it the paper ran 2 processes on some cores)",
+     sparbit_share("block", 39.64, 0.3)),
+    ("sp-share-cervino-cyc", "Sparbit", "Fig. 5(d), Table I", "Cervino, cyclic mapping: Sparbit fastest in 30.83% "
+     "of the cells", "30.83% (518/1680)", "cervino", "within 30% (cyclic cells: P a multiple of the 5 nodes)",
+     sparbit_share("cyclic", 30.83, 0.3)),
+    ("sp-order-cervino", "Sparbit", "Fig. 5, V", "Cervino: the sequential mapping gives Sparbit more wins than the "
+     "cyclic one", "39.64% > 30.83%", "cervino", "sequential share above cyclic", sparbit_order),
+    ("sp-gain-cervino", "Sparbit", "Table II", "Cervino, sequential: Sparbit's mean (median) improvement over the "
+     "second best, in the cells it wins", "30.23% (29.00%), highest 77.78%", "cervino",
+     "mean and median within 10 points", sparbit_gain("block", 30.23, 29.00, 10.0)),
 ]
 
 # Claims a simulation can address that are not simulated at the papers'
 # scale yet, and what it takes (docs/claims.md).
 NOT_YET = [
-    ("loc-fig7-9", "locality", "Figs. 7-9", "leader and group counts (4, 8, 16 per leader or group) at 32 x 112"),
-    ("loc-fig11-12", "locality", "Figs. 11-12", "node scaling 2..32 nodes x 112 at 4 and 4096 B"),
-    ("loc-fig13-16", "locality", "Figs. 13-16", "phase breakdowns at 32 x 112 (mcb_breakdown)"),
+    ("loc-fig7-9-large", "locality", "Figs. 7-9", "leader and group counts (4, 8, 16 per leader or group) at 32 x "
+     "112 from 64 B up"),
+    ("loc-fig16", "locality", "Fig. 16", "locality-aware's phases at 4096 B for 1 to 16 processes per group at 32 x "
+     "112"),
     ("loc-fig17-18", "locality", "Figs. 17-18", "Amber (same model as Dane) and Tuolumne (needs a 32 x 96 platform)"),
-    ("tra-fig9", "TRA", "Fig. 9", "TRA2's radices r1 and r2 at P = 512..2048 (tra2_radix.sbatch)"),
     ("tra-fig11-12", "TRA", "Figs. 11-12", "Polaris (needs a platform)"),
-    ("sparbit-fig5-tables", "Sparbit", "Fig. 5, Tables I-II", "Yahoo and Cervino (need platforms), P = 5 to 320"),
 ]
 
 NOT_SIMULATED = [
@@ -269,10 +651,11 @@ def main():
     table = []
     for cid, paper, fig, what, value, part, tol, evaluate in CLAIMS:
         cells = []
-        for platform in (COSTS[part], COSTS[part] + "-nocost"):
-            rows = rows_of(part, platform)
+        make, costs = COSTS[part]
+        for platform in (costs, costs + "-nocost"):
+            rows = rows_of(make, platform)
             if not rows:
-                cells += [f"NO DATA: plots/paper-scale/make.sh {part}", "-"]
+                cells += [f"NO DATA: plots/paper-scale/make.sh {make}", "-"]
                 continue
             try:
                 text, holds = evaluate(rows)

@@ -180,15 +180,17 @@ def smpirun_command(args, platform, hostfile, tmp, np, binary):
     return cmd + [f"--cfg={c}" for c in cfg] + ["--log=root.thresh:warning", os.path.abspath(binary)]
 
 
-def launch(args, platform, hosts, per_node, binary, rest):
+def launch(args, platform, hosts, per_node, binary, rest, ranks=None):
     """--launch: the command once, as given, streamed; its exit status (1 if
-    SMPI reported a deadlock, 124 on timeout)."""
+    SMPI reported a deadlock, 124 on timeout). With `ranks`, the hosts are
+    filled in order, per_node each, the last one with the rest."""
+    ranks = ranks or len(hosts) * per_node
     with tempfile.TemporaryDirectory(prefix="mcb-sim-") as tmp:
         hostfile = os.path.join(tmp, "hosts")
         with open(hostfile, "w") as f:
-            f.writelines(f"{h}:{per_node}\n" for h, _ in hosts)
+            f.writelines(f"{h}:{min(per_node, ranks - i * per_node)}\n" for i, (h, _) in enumerate(hosts))
         rest = [os.path.abspath(a) if prev == "--csv" else a for prev, a in zip([""] + rest, rest)]
-        cmd = smpirun_command(args, platform, hostfile, tmp, len(hosts) * per_node, binary) + rest
+        cmd = smpirun_command(args, platform, hostfile, tmp, ranks, binary) + rest
         rc, out, wall = run(cmd, tmp, args.timeout)
     why = failure(rc, out, args.timeout)
     print(f"simulate.py: {'FAIL: ' + why if why else 'done'}, {wall:.1f} s of real time", file=sys.stderr, flush=True)
@@ -200,7 +202,10 @@ def launch(args, platform, hosts, per_node, binary, rest):
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--platform", required=True, help="name in scripts/platforms/ or an XML file")
-    p.add_argument("--nodes", default="2", help="node counts, e.g. 2,8,32")
+    p.add_argument("--nodes", help="node counts, e.g. 2,8,32 (default 2)")
+    p.add_argument("--ranks", type=int,
+                   help="with --launch: this many ranks, --ranks-per-node on each host in order and the rest on the "
+                        "last (the nodes it takes; a count that need not fill whole nodes)")
     p.add_argument("--ranks-per-node", type=int, help="ranks per host (default: the host's cores)")
     p.add_argument("--build", default="build-sim", help="the simulation build (cmake -DMCB_SIMULATE=ON)")
     p.add_argument("--out", default="results-sim", help="directory for the CSV files")
@@ -225,12 +230,18 @@ def main():
         sys.exit("simulate.py: the runner names the CSV files (--out)")
     platform = platform_file(args.platform)
     hosts = platform_hosts(platform)
-    node_counts = parse_list(args.nodes)
+    per_node = args.ranks_per_node or hosts[0][1]
+    if args.ranks is not None:
+        if not args.launch or args.nodes:
+            sys.exit("simulate.py: --ranks goes with --launch and without --nodes")
+        if args.ranks < 1:
+            sys.exit(f"simulate.py: --ranks {args.ranks}: expected a positive count")
+        args.nodes = str(-(-args.ranks // per_node))
+    node_counts = parse_list(args.nodes or "2")
     os.makedirs(args.out, exist_ok=True)
     name = os.path.basename(binary)
     tag = os.path.splitext(os.path.basename(platform))[0]
     rows, failed = [], 0
-    per_node = args.ranks_per_node or hosts[0][1]
     for nodes in node_counts:  # every count checked before anything runs
         if nodes > len(hosts):
             sys.exit(f"simulate.py: --nodes {nodes}: platform {tag} has {len(hosts)} hosts")
@@ -239,7 +250,7 @@ def main():
     if args.launch:
         if len(node_counts) != 1:
             sys.exit("simulate.py: --launch takes one node count")
-        return launch(args, platform, hosts[:node_counts[0]], per_node, binary, prog[1:])
+        return launch(args, platform, hosts[:node_counts[0]], per_node, binary, prog[1:], args.ranks)
     for nodes in node_counts:
         csv_path = os.path.abspath(os.path.join(args.out, f"{name}-{tag}-{nodes}x{per_node}.csv"))
         if os.path.exists(csv_path):

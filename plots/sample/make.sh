@@ -3,7 +3,7 @@
 # machine, so that every plot has data and is tested in CI. Not timings to
 # quote: the locality and TRA alltoall figures are simulated (SimGrid SMPI,
 # scripts/platforms/, deterministic, local work not timed); the allgather,
-# allreduce, reduce, bcast and PPG figures ran oversubscribed on 2 cores
+# allreduce, reduce, bcast, PPG and FFT figures ran oversubscribed on 2 cores
 # (Open MPI, host memory standing in for GPU memory).
 #
 #   plots/sample/make.sh [BUILD] [SIM_BUILD]   # default build-ci-openmpi, build-sim
@@ -50,4 +50,5 @@ env "${loc_env[@]}" MCB_NODES=2 MCB_RANKS_PER_NODE=4 MCB_RUNS=3 MCB_SIZES=$ar_si
   MCB_GPUS_PER_NODE=1 MCB_MEM=host "$sc/pingpong_ppg.sbatch" >/dev/null
 env "${loc_env[@]}" MCB_NODES=4 MCB_RANKS_PER_NODE=4 MCB_RUNS=3 MCB_SIZES=4096:1048576 MCB_BIG=1048576 \
   MCB_ARGS="-i 10 -x 2" MCB_GPUS_PER_NODE=1 MCB_MEM=host "$sc/allreduce_ppg.sbatch" >/dev/null
+env "${loc_env[@]}" MCB_NODES=2 MCB_RANKS_PER_NODE=4 MCB_RUNS=1 MCB_ARGS="-i 20 -x 2" "$sc/tra_fft.sbatch" >/dev/null
 echo "sample: $(ls "$out"/*.csv* | wc -l) files in $out"

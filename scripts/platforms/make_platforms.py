@@ -47,6 +47,12 @@ SRC = {
                "Gen3 x16, about 10 GB/s per direction",
     "knl-mem": "KNL 7230: MCDRAM about 480 GB/s, DDR4 about 90-120 GB/s (lowain.org, 'Intel Xeon Phi Knights "
                "Landing - MCDRAM')",
+    "paper-sparbit": "allgather-sparbit, Section IV: Yahoo, 16 nodes of 2 x 4-core Xeon L5420, "
+                     "Gigabit Ethernet to two leaf switches (5 + 11 nodes) joined by 10 Gb/s uplinks; Cervino, 5 nodes "
+                     "of 2 x 16-core Xeon E5-2683 v4 (2 threads per core), 40 Gb/s links to one switch; Open MPI "
+                     "4.0.3",
+    "eth": "Ethernet framing: 8 B preamble, 12 B gap, 18 B header and FCS, 40 B of IP and TCP headers per frame "
+           "(IEEE 802.3; RFC 791, 793)",
     "est": "estimate (no published measurement found), to be checked by scripts/calibrate.py",
     "cal": "calibrated against the paper's stated times (scripts/calibrate.py prints them side by side)",
 }
@@ -80,6 +86,38 @@ MACHINES = {
         "mem_lat": (1.0e-6, "est", "KNL shared memory, 1-2 us"),
         "h": (80.0, "est", "Aries message rate about 100 M/s per NIC: 8 GB/s / 100 M = 80 B"),
         "o": (1.0e-6, "est", "KNL per-message software overhead, about 1 us per message per core"),
+    },
+    "yahoo-16x8": {
+        "title": "Yahoo (University of Neuchatel): 16 nodes of 2 x 4-core Xeon L5420, Gigabit Ethernet (the Sparbit "
+                 "paper's first cluster; its 8 cores per node, so P up to 128: the paper's counts above 128 were "
+                 "oversubscribed, which SMPI does not model)",
+        "nodes": 16, "cores": 8,
+        "nic_bw": (125e6, "paper-sparbit", "1 Gb/s per direction"),
+        "nic_lat": (12e-6, "est", "25-50 us one-way over Open MPI's TCP transport on GbE: 2 x 12 us + switches"),
+        "net_lat": (4e-6, "est", "one or three store-and-forward GbE switches"),
+        "bisection": (None, "paper-sparbit", "not limiting: the leaves' 10 Gb/s uplinks carry at most 5 and 11 "
+                                            "hosts of 1 Gb/s (11:10 on the larger leaf, left out of the model)"),
+        "mem_bw": (4e9, "est", "2008 front-side bus: peak about 21 GB/s per node, STREAM 6-8 GB/s; shared-memory "
+                               "MPI copies twice"),
+        "mem_lat": (0.7e-6, "est", "Open MPI shared memory on a 2008 Xeon, 0.5-1 us"),
+        "h": (80.0, "eth", "78 B of Ethernet, IP and TCP framing per message (one frame for a small message)"),
+        "o": (8e-6, "est", "per-message cost of the kernel TCP stack, 5-15 us per message"),
+    },
+    "cervino-5x32": {
+        "title": "Cervino (University of Neuchatel): 5 nodes of 2 x 16-core Xeon E5-2683 v4, 40 Gb/s links to one "
+                 "switch (the Sparbit paper's second cluster; its 32 cores per node, so P up to 160: the paper's "
+                 "counts above 160 ran 2 processes on some cores, which SMPI does not model)",
+        "nodes": 5, "cores": 32,
+        "nic_bw": (5e9, "paper-sparbit", "40 Gb/s per direction"),
+        "nic_lat": (4e-6, "est", "the paper does not name the fabric; 40 Gb Ethernet with Open MPI's TCP transport "
+                                 "assumed: about 10 us one-way (InfiniBand would be 1.5-2 us)"),
+        "net_lat": (1e-6, "paper-sparbit", "one switch (flat topology); its latency estimated"),
+        "bisection": (None, "paper-sparbit", "one switch, non-blocking"),
+        "mem_bw": (40e9, "est", "2 x 4 channels of DDR4-2400: 154 GB/s peak per node, STREAM 110-120 GB/s; "
+                                "shared-memory MPI copies twice and reaches about a quarter of peak"),
+        "mem_lat": (0.4e-6, "est", "Open MPI shared memory on Broadwell, 0.3-0.5 us"),
+        "h": (80.0, "eth", "78 B of Ethernet, IP and TCP framing per message, as on Yahoo"),
+        "o": (3e-6, "est", "per-message cost of the kernel TCP stack on Broadwell, 3-5 us"),
     },
 }
 

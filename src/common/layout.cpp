@@ -23,8 +23,10 @@ void free_comm(MPI_Comm& c) {
   c = MPI_COMM_NULL;
 }
 
-// Node index (dense, ordered by the node's lowest base rank) of every rank of `base`.
-std::vector<int> node_ids(MPI_Comm base, int ranks_per_node) {
+// Node index (dense, ordered by the node's lowest base rank) of every rank
+// of `base`: blocks of `ranks_per_node`, the ranks of the same `color` (>= 0),
+// or MPI_COMM_TYPE_SHARED.
+std::vector<int> node_ids(MPI_Comm base, int ranks_per_node, int color) {
   int rank = 0, size = 0;
   MPI_Comm_rank(base, &rank);
   MPI_Comm_size(base, &size);
@@ -34,7 +36,10 @@ std::vector<int> node_ids(MPI_Comm base, int ranks_per_node) {
     return ids;
   }
   MPI_Comm shared = MPI_COMM_NULL;
-  MPI_Comm_split_type(base, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared);
+  if (color >= 0)
+    MPI_Comm_split(base, color, rank, &shared);
+  else
+    MPI_Comm_split_type(base, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shared);
   int leader = rank;  // lowest base rank on my node
   MPI_Bcast(&leader, 1, MPI_INT, 0, shared);
   MPI_Comm_free(&shared);
@@ -68,7 +73,7 @@ Layout Layout::create(MPI_Comm base, const LayoutOptions& options) {
 
   Layout l;
   l.options_ = options;
-  std::vector<int> base_node = node_ids(base, options.ranks_per_node);
+  std::vector<int> base_node = node_ids(base, options.ranks_per_node, options.node_color);
   std::vector<int> base_local(base_size);
   {
     std::vector<int> seen(base_size, 0);
@@ -176,7 +181,7 @@ std::string Layout::describe() const {
   std::string s =
       std::to_string(size_) + " ranks on " + std::to_string(num_nodes_) + " node" + (num_nodes_ == 1 ? "" : "s");
   s += uniform() ? " x " + std::to_string(ranks_per_node_) : " (uneven)";
-  s += options_.ranks_per_node > 0 ? " (virtual)" : "";
+  s += options_.ranks_per_node > 0 || options_.node_color >= 0 ? " (virtual)" : "";
   s += ", " + to_string(options_.order) + " order";
   if (options_.region.kind != RegionSpec::Kind::none)
     s += ", regions " + options_.region.str() + " (" + std::to_string(num_regions_) + " on node " +

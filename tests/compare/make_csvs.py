@@ -29,7 +29,7 @@ COLUMNS = ["schema_version", "benchmark", "mcb_version", "collective", "algorith
            "mpi_version", "ranks", "nodes", "ranks_per_node", "rank_order", "region", "mem", "datatype",
            "phase_mode", "size_bytes", "count", "phase", "iterations", "warmup", "avg_us", "median_us", "min_us",
            "max_us", "stddev_us", "validation", "host", "start_time", "in_place", "setup_us", "gpus_per_node",
-           "procs_per_gpu", "gpu_aware"]
+           "procs_per_gpu", "gpu_aware", "platform"]
 OMPI = ("Open MPI", "4.1.4", "vm-a")
 MPICH = ("MPICH", "4.0.2", "vm-b")
 ALGOS = [("pairwise", "none"), ("bruck", "none"), ("tra", "radix=2"), ("tra", "radix=4")]
@@ -52,7 +52,8 @@ def row(mpi, algo, params, size, median, cv=0.02, phase="total", ranks=4, start=
             "iterations": 100, "warmup": 10, "avg_us": f"{avg:.3f}", "median_us": f"{median:.3f}",
             "min_us": f"{median * 0.97:.3f}", "max_us": f"{median * 1.3:.3f}", "stddev_us": f"{avg * cv:.3f}",
             "validation": "pass", "host": host, "start_time": start, "in_place": 0, "setup_us": "12.500",
-            "gpus_per_node": ranks // 2, "procs_per_gpu": 1, "gpu_aware": 1}
+            "gpus_per_node": ranks // 2, "procs_per_gpu": 1, "gpu_aware": 1,
+            "platform": "none"}
 
 
 def write(path, rows):

@@ -31,6 +31,7 @@ EXPECTED = {
     "tra_fig09": 3,
     "tra_fig10": 3,  # system, TRA, TRA2
     "tra_fig12": 3,
+    "tra_fig13": 6,  # system, TRA, TRA2: transposes and compute each
     "sparbit_fig01": 4,  # the four classic algorithms (the paper's Figure 1 precedes Sparbit)
     "sparbit_fig05": 5,
     "sparbit_tables": 2,  # block and cyclic

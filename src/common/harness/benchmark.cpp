@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -20,6 +21,9 @@
 #include "mcb/error.hpp"
 #include "mcb/layout.hpp"
 
+#ifdef MCB_SIMULATE
+#include <simgrid/zone.h>  // the simulated platform's name
+#endif
 #if !defined(MPICH_VERSION) && __has_include(<mpi-ext.h>)
 #include <mpi-ext.h>  // Open MPI: MPIX_Query_cuda_support, MPIX_Query_rocm_support
 #endif
@@ -29,7 +33,7 @@ namespace mcb::bench {
 namespace {
 
 struct Identity {
-  std::string mpi_library, mpi_version, host, start_time;
+  std::string mpi_library, mpi_version, host, start_time, platform = "none";
 };
 
 Identity identify(MPI_Comm comm) {
@@ -39,7 +43,9 @@ Identity identify(MPI_Comm comm) {
   MPI_Get_library_version(buf, &len);
   std::string text(buf, static_cast<std::size_t>(len));
   std::string first = text.substr(0, text.find('\n'));
-  if (first.find("CRAY MPICH") != std::string::npos)
+  if (first.find("SMPI") != std::string::npos)
+    id.mpi_library = "SimGrid SMPI";
+  else if (first.find("CRAY MPICH") != std::string::npos)
     id.mpi_library = "Cray MPICH";
   else if (first.find("MVAPICH") != std::string::npos)
     id.mpi_library = "MVAPICH";
@@ -56,6 +62,11 @@ Identity identify(MPI_Comm comm) {
   char name[MPI_MAX_PROCESSOR_NAME] = {};
   MPI_Get_processor_name(name, &len);
   id.host = name;
+#ifdef MCB_SIMULATE
+  // The simulated machine: the platform file's root zone (scripts/platforms/
+  // names it after the file).
+  id.platform = sg_zone_get_name(sg_zone_get_root());
+#endif
   // Rank 0's clock names the run.
   char stamp[32] = {};
   std::time_t now = std::time(nullptr);
@@ -404,14 +415,35 @@ class Runner {
 
     std::size_t wrong = 0, first = 0;
     const bool compared = (!spec_.root_result || layout_->rank() == 0) && writer_rank_;
-    for (std::size_t i = 0; i < (compared ? nrecv : 0); ++i)
-      if (std::memcmp(&b.recv_host[i * tb], &b.ref_host[i * tb], tb) != 0 && wrong++ == 0) first = i;
+    double relative_error = 0.0;  // spec_.tolerance > 0: the norm-wise error over all ranks
+    if (spec_.tolerance > 0) {
+      double most[2] = {0.0, 0.0};  // max |result - reference|, max |reference|
+      for (std::size_t i = 0; i < (compared ? nrecv * tb / sizeof(double) : 0); ++i) {
+        double got = 0, want = 0;
+        std::memcpy(&got, &b.recv_host[i * sizeof(double)], sizeof got);
+        std::memcpy(&want, &b.ref_host[i * sizeof(double)], sizeof want);
+        const double diff = std::fabs(got - want);
+        most[0] = std::isnan(diff) ? HUGE_VAL : std::max(most[0], diff);
+        most[1] = std::max(most[1], std::fabs(want));
+      }
+      MPI_Allreduce(MPI_IN_PLACE, most, 2, MPI_DOUBLE, MPI_MAX, layout_->comm());
+      relative_error = most[1] > 0 ? most[0] / most[1] : most[0];
+      if (layout_->rank() == 0)
+        spdlog::info("{}: relative error {:.3g} (tolerance {:.3g})", algorithm.name, relative_error, spec_.tolerance);
+      if (!(relative_error <= spec_.tolerance)) wrong = 1;
+    } else {
+      for (std::size_t i = 0; i < (compared ? nrecv : 0); ++i)
+        if (std::memcmp(&b.recv_host[i * tb], &b.ref_host[i * tb], tb) != 0 && wrong++ == 0) first = i;
+    }
     std::size_t changed = 0, first_changed = 0;
     for (std::size_t i = 0; i < (opt_.in_place || !writer_rank_ ? 0 : nsend); ++i)  // in place: no send buffer
       if (std::memcmp(&b.send_host[i * tb], &b.pristine[i * tb], tb) != 0 && changed++ == 0) first_changed = i;
     const std::string where = spec_.binary + ": validation failed: algorithm " + algorithm.name + ", size " +
                               std::to_string(size) + " B, rank " + std::to_string(layout_->rank());
-    if (wrong)
+    if (wrong && spec_.tolerance > 0 && layout_->rank() == 0)
+      std::fprintf(stderr, "%s: relative error %.3g above the tolerance %.3g\n", where.c_str(), relative_error,
+                   spec_.tolerance);
+    else if (wrong && spec_.tolerance == 0)
       std::fprintf(stderr, "%s, element %zu (block %zu, index %zu): expected %s, got %s (%zu of %zu elements wrong)\n",
                    where.c_str(), first, first / count, first % count,
                    format_element(opt_.type, &b.ref_host[first * tb]).c_str(),
@@ -435,6 +467,8 @@ class Runner {
                 algorithm.name.c_str(), table ? "" : ", time per phase");
     if (table) std::printf("# parameters: %s\n", params.empty() ? "none" : params.c_str());
     std::printf("# MPI: %s %s\n", id_.mpi_library.c_str(), id_.mpi_version.c_str());
+    if (id_.platform != "none")
+      std::printf("# simulated platform: %s (times are the model's, not a machine's)\n", id_.platform.c_str());
     if (opt_.sim_shared_malloc > 0)
       std::printf("# validation: off (shared buffers: host buffers of %zu B and more are SMPI_SHARED_MALLOC's)\n",
                   opt_.sim_shared_malloc);
@@ -515,6 +549,7 @@ class Runner {
           .set("stddev_us", st.stddev)
           .set("validation", validation)
           .set("host", id_.host)
+          .set("platform", id_.platform)
           .set("start_time", id_.start_time)
           .set("in_place", static_cast<long long>(opt_.in_place ? 1 : 0))
           .set("setup_us", setup_us)

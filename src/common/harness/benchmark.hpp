@@ -56,6 +56,11 @@ struct CollectiveSpec {
   bool bandwidth = false;
   /// What -m measures, for the header: "bytes per block", "bytes of the vector".
   std::string size_unit = "bytes per block";
+  /// Floating-point results that no exact reference gives (mcb_fft): above
+  /// 0, the result passes when max |result - reference| over all ranks is at
+  /// most `tolerance` times max |reference| (the norm-wise relative error,
+  /// the elements read as doubles); 0: every element equal to the reference.
+  double tolerance = 0.0;
 };
 
 /// Initializes MPI, runs the benchmark, finalizes MPI. Returns the process

@@ -1,5 +1,6 @@
 #include "harness/datatype.hpp"
 
+#include <cstdio>
 #include <cstring>
 
 #include "mcb/error.hpp"
@@ -12,7 +13,8 @@ Datatype parse_datatype(const std::string& name) {
   if (n == "int") return {"int", MPI_INT, sizeof(int)};
   if (n == "float") return {"float", MPI_FLOAT, sizeof(float)};
   if (n == "double") return {"double", MPI_DOUBLE, sizeof(double)};
-  throw Error("--type " + name + ": expected char, int, float or double");
+  if (n == "complex" || n == "c_double_complex") return {"complex", MPI_C_DOUBLE_COMPLEX, 2 * sizeof(double)};
+  throw Error("--type " + name + ": expected char, int, float, double or complex");
 }
 
 std::uint64_t pattern(std::uint64_t a, std::uint64_t b, std::uint64_t c) {
@@ -33,6 +35,11 @@ void store_element(const Datatype& type, void* dst, std::uint64_t value) {
   } else if (type.mpi == MPI_FLOAT) {
     auto v = static_cast<float>(value & 0xffffff);
     std::memcpy(dst, &v, sizeof v);
+  } else if (type.mpi == MPI_C_DOUBLE_COMPLEX) {
+    // Real and imaginary parts from 26 bits each, both exact.
+    const double v[2] = {static_cast<double>(value & ((1ull << 26) - 1)),
+                         static_cast<double>((value >> 26) & ((1ull << 26) - 1))};
+    std::memcpy(dst, v, sizeof v);
   } else {
     auto v = static_cast<double>(value & ((1ull << 52) - 1));
     std::memcpy(dst, &v, sizeof v);
@@ -54,6 +61,13 @@ std::string format_element(const Datatype& type, const void* src) {
     float v;
     std::memcpy(&v, src, sizeof v);
     return std::to_string(v);
+  }
+  if (type.mpi == MPI_C_DOUBLE_COMPLEX) {
+    double v[2];
+    std::memcpy(v, src, sizeof v);
+    char text[64];
+    std::snprintf(text, sizeof text, "(%.17g, %.17g)", v[0], v[1]);
+    return text;
   }
   double v;
   std::memcpy(&v, src, sizeof v);

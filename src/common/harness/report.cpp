@@ -14,7 +14,7 @@ const std::vector<std::string>& schema_columns() {
       "mpi_version",    "ranks",      "nodes",       "ranks_per_node", "rank_order",    "region",     "mem",
       "datatype",       "phase_mode", "size_bytes",  "count",          "phase",         "iterations", "warmup",
       "avg_us",         "median_us",  "min_us",      "max_us",         "stddev_us",     "validation", "host",
-      "start_time",     "in_place",   "setup_us",    "gpus_per_node",  "procs_per_gpu", "gpu_aware"};
+      "start_time",     "in_place",   "setup_us",    "gpus_per_node",  "procs_per_gpu", "gpu_aware",  "platform"};
   return cols;
 }
 

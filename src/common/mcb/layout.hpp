@@ -37,6 +37,12 @@ std::vector<int> region_map(const RegionSpec& spec, int local_ranks);
 
 struct LayoutOptions {
   int ranks_per_node = 0;  // 0: nodes from MPI_COMM_TYPE_SHARED
+  /// >= 0 (and ranks_per_node 0): this rank's node is named by a color, and
+  /// the ranks of the base communicator that pass the same color share a
+  /// node (virtual nodes that need not be consecutive or even; the
+  /// LD_PRELOAD library's nodes of K consecutive MPI_COMM_WORLD ranks seen
+  /// from any communicator). -1: MPI_COMM_TYPE_SHARED.
+  int node_color = -1;
   RankOrder order = RankOrder::block;
   RegionSpec region;
   /// GPUs: G per node (0: ranks per node / procs_per_gpu) and PPG processes
