@@ -5,8 +5,10 @@
 # hipcc/libamdhip64-dev to compile the HIP backend (no AMD GPU needed),
 # Slurm's daemons and client for the private localhost cluster of the slurm
 # tests (ci/with-slurm.sh; no service is enabled or started), and SimGrid's
-# SMPI for the simulation build, FFTW 3 for mcb_fft, and HPC Challenge
-# (hpcc, linked against Open MPI) as a client of the preload library.
+# SMPI for the simulation build, FFTW 3 for mcb_fft, and the preload
+# library's external clients: HPC Challenge (hpcc, linked against Open MPI),
+# ScaLAPACK's BLACS tester (scalapack-mpi-test, one build per MPI) and
+# gfortran for its Fortran test.
 # Needs root (or sudo). Safe to run again.
 set -euo pipefail
 packages=(
@@ -17,7 +19,7 @@ packages=(
   hipcc libamdhip64-dev
   slurmctld slurmd slurm-client
   libsimgrid-dev
-  libfftw3-dev hpcc
+  libfftw3-dev hpcc scalapack-mpi-test gfortran
 )
 missing=()
 for p in "${packages[@]}"; do

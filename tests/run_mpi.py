@@ -15,8 +15,12 @@ Checks, all optional:
                        non-zero, and stderr holds exactly one line matching
                        '<binary>: error: RE' (rank 0 only), no MPI abort trace
   --expect-exit C      every rank exits with C
+  --error-from NAME    the program named in --expect-error's line (default:
+                       PROGRAM's file name; mcb_preload for the preload's)
 Launch options: --no-mpi runs PROGRAM as one plain process (a tool that
 needs no MPI, checked the same way); --env NAME=VALUE for the ranks;
+--preload LIB puts LIB first in the ranks' LD_PRELOAD (only theirs: not the
+launcher's, and kept with MPICH's yield shim);
 --hosts h1:K1,h2:K2 starts K1 ranks on "host" h1 and so on, all on this
 machine, each host its own node: MPICH's hydra with -launcher fork -hosts,
 Open MPI with a hostfile and ci/mpi-host-agent.sh, which starts each host's
@@ -66,6 +70,8 @@ def launcher_command(args, rcdir):
     # Each rank records its own exit status, so that "every rank exits
     # non-zero" is checked, not just the launcher's summary.
     wrapper = '"$@"; rc=$?; echo $rc > "%s/rc.$$"; exit $rc' % rcdir
+    if args.preload:
+        wrapper = 'LD_PRELOAD="%s${LD_PRELOAD:+:$LD_PRELOAD}" ' % args.preload + wrapper
     cmd += ["sh", "-c", wrapper, "sh"] + args.program
     return cmd, env
 
@@ -91,6 +97,8 @@ def main():
     p.add_argument("--expect-stderr", action="append", default=[])
     p.add_argument("--expect-error")
     p.add_argument("--expect-exit", type=int)
+    p.add_argument("--error-from", help="the program named in the --expect-error line (default: PROGRAM's name)")
+    p.add_argument("--preload", default="", help="a library first in the ranks' LD_PRELOAD")
     p.add_argument("--env", action="append", default=[], help="NAME=VALUE for the ranks")
     p.add_argument("--hosts", help="MPICH only: fake hosts h1:K1,h2:K2 (one shared-memory node per host)")
     p.add_argument("program", nargs=argparse.REMAINDER)
@@ -158,7 +166,7 @@ def main():
             failures.append("the launcher exited 0, expected failure")
         if any(rc == 0 for rc in rcs):
             failures.append(f"some ranks exited 0: {sorted(rcs)}")
-        binary = os.path.basename(args.program[0])
+        binary = args.error_from or os.path.basename(args.program[0])
         lines = [l for l in err.splitlines() if l.startswith(binary + ": error: ")]
         if len(lines) != 1:
             failures.append(f"{len(lines)} error lines from {binary}, expected exactly one (rank 0): {lines}")

@@ -1,0 +1,131 @@
+// The per-communicator caches of the preload (see cache.hpp): an attribute
+// on the application's communicator, a registry of the live ones so that
+// MPI_Finalize can free those the application never freed, and the two
+// bounded most-recently-used lists (shapes, plans).
+#include "cache.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+
+#include "guard.hpp"
+
+namespace mcb::preload {
+
+namespace {
+
+int comm_keyval = MPI_KEYVAL_INVALID;
+std::atomic<long> layout_counter{0};
+
+// The caches attached now; guarded by the mutex (threads may free
+// communicators concurrently under MPI_THREAD_MULTIPLE).
+std::mutex& registry_mutex() {
+  static std::mutex* m = new std::mutex;
+  return *m;
+}
+std::vector<CommCache*>& registry() {
+  static auto* r = new std::vector<CommCache*>;
+  return *r;
+}
+
+// Called by MPI when the communicator is freed (or its attribute deleted):
+// the layout's communicators, the plans and their persistent requests and
+// shared windows go with it. Collective like MPI_Comm_free itself.
+int delete_comm_cache(MPI_Comm, int, void* value, void*) {
+  Busy busy;
+  auto* cache = static_cast<CommCache*>(value);
+  {
+    std::lock_guard<std::mutex> lock(registry_mutex());
+    auto& r = registry();
+    r.erase(std::remove(r.begin(), r.end(), cache), r.end());
+  }
+  for (auto& list : cache->shapes) list.clear();  // plans before the layout whose communicators they use
+  delete cache;
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+void init_comm_cache() {
+  if (comm_keyval == MPI_KEYVAL_INVALID)
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_comm_cache, &comm_keyval, nullptr);
+}
+
+long next_layout_order() { return ++layout_counter; }
+
+CommCache& comm_cache(MPI_Comm comm) {
+  void* value = nullptr;
+  int found = 0;
+  MPI_Comm_get_attr(comm, comm_keyval, &value, &found);
+  if (found) return *static_cast<CommCache*>(value);
+  auto* cache = new CommCache;
+  cache->comm = comm;
+  int inter = 0;
+  MPI_Comm_test_inter(comm, &inter);
+  cache->inter = inter != 0;
+  if (!cache->inter) MPI_Comm_size(comm, &cache->size);
+  MPI_Comm_set_attr(comm, comm_keyval, cache);
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  registry().push_back(cache);
+  return *cache;
+}
+
+void free_comm_caches() {
+  if (comm_keyval == MPI_KEYVAL_INVALID) return;
+  std::vector<CommCache*> live;
+  {
+    std::lock_guard<std::mutex> lock(registry_mutex());
+    live = registry();
+  }
+  // Freeing a layout is collective over its communicator (and a shared
+  // window's free synchronizes): every rank goes in the order the layouts
+  // were made, newest first, which the ranks of a communicator share.
+  std::sort(live.begin(), live.end(),
+            [](const CommCache* a, const CommCache* b) { return a->layout_order > b->layout_order; });
+  for (CommCache* c : live) MPI_Comm_delete_attr(c->comm, comm_keyval);
+  MPI_Comm_free_keyval(&comm_keyval);
+}
+
+Shape* find_shape(CommCache& cache, const ShapeKey& key) {
+  auto& v = cache.shapes[index(key.coll)];
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (!(v[i]->key == key)) continue;
+    if (i > 0) std::rotate(v.begin(), v.begin() + static_cast<long>(i), v.begin() + static_cast<long>(i) + 1);
+    return v.front().get();
+  }
+  return nullptr;
+}
+
+int insert_shape(CommCache& cache, std::unique_ptr<Shape> shape, int limit) {
+  auto& v = cache.shapes[index(shape->key.coll)];
+  v.insert(v.begin(), std::move(shape));
+  int dropped = 0;
+  while (static_cast<int>(v.size()) > limit) {
+    v.pop_back();
+    ++dropped;
+  }
+  return dropped;
+}
+
+PlanEntry* find_plan(Shape& shape, const void* send, const void* recv) {
+  auto& v = shape.plans;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (v[i].send != send || v[i].recv != recv) continue;
+    if (i > 0) std::rotate(v.begin(), v.begin() + static_cast<long>(i), v.begin() + static_cast<long>(i) + 1);
+    return &v.front();
+  }
+  return nullptr;
+}
+
+int insert_plan(Shape& shape, PlanEntry entry, int limit) {
+  auto& v = shape.plans;
+  v.insert(v.begin(), std::move(entry));
+  int dropped = 0;
+  while (static_cast<int>(v.size()) > limit) {
+    v.pop_back();
+    ++dropped;
+  }
+  return dropped;
+}
+
+}  // namespace mcb::preload

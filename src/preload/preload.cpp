@@ -1,0 +1,138 @@
+// libmcb_preload.so: runs an unmodified MPI application's MPI_Alltoall,
+// MPI_Allgather and MPI_Allreduce on the mcb algorithms that MCB_ALLTOALL,
+// MCB_ALLGATHER and MCB_ALLREDUCE name (docs/preload.md), through the MPI
+// profiling interface: these functions replace the MPI's and call PMPI_*
+// for the MPI's own. This file holds the MPI entry points only:
+//   MPI_Init, MPI_Init_thread  read and check the environment; a bad value
+//                              is one line from rank 0 and exit status 2 on
+//                              every rank (after PMPI_Finalize: no hang)
+//   MPI_Alltoall, ...          a variable unset, or a call made from inside
+//                              the preload (guard.hpp): PMPI at once; else
+//                              serve() (serve.cpp)
+//   MPI_Finalize               the report (MCB_PRELOAD_REPORT), then frees
+//                              the caches before PMPI_Finalize
+// Fortran: see docs/preload.md (MPICH's bindings call these C functions,
+// Open MPI's call PMPI_* directly and are not intercepted).
+#include <mpi.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+
+#include "cache.hpp"
+#include "checks.hpp"
+#include "config.hpp"
+#include "guard.hpp"
+#include "report.hpp"
+#include "serve.hpp"
+
+namespace mcb::preload {
+
+namespace {
+
+std::atomic<const Config*> g_config{nullptr};
+std::atomic<bool> g_finalized{false};
+int g_world_rank = 0, g_world_size = 1;
+std::once_flag g_once;
+
+// After PMPI_Init (or on the first intercepted call of a program that
+// initialized MPI past these wrappers): read the environment, refuse a bad
+// value, make the keyvals.
+void start() {
+  std::call_once(g_once, [] {
+    Busy busy;
+    auto* cfg = new Config(read_config());
+    PMPI_Comm_rank(MPI_COMM_WORLD, &g_world_rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &g_world_size);
+    if (!cfg->error.empty()) {
+      if (g_world_rank == 0) {
+        std::fprintf(stderr, "mcb_preload: error: %s\n", cfg->error.c_str());
+        std::fflush(stderr);
+      }
+      PMPI_Finalize();
+      std::exit(2);
+    }
+    init_comm_cache();
+    init_type_cache();
+    g_config.store(cfg, std::memory_order_release);
+  });
+}
+
+// The configuration if `c` is to be intercepted now, else nullptr.
+inline const Config* active(Coll c) {
+  if (busy()) return nullptr;
+  const Config* cfg = g_config.load(std::memory_order_acquire);
+  if (!cfg) {
+    int initialized = 0;
+    if (g_finalized.load() || PMPI_Initialized(&initialized) != MPI_SUCCESS || !initialized) return nullptr;
+    start();
+    cfg = g_config.load(std::memory_order_acquire);
+  }
+  return cfg && (*cfg)[c].enabled ? cfg : nullptr;
+}
+
+int pmpi_alltoall(const Call& q) { return PMPI_Alltoall(q.send, q.scount, q.stype, q.recv, q.rcount, q.rtype, q.comm); }
+int pmpi_allgather(const Call& q) {
+  return PMPI_Allgather(q.send, q.scount, q.stype, q.recv, q.rcount, q.rtype, q.comm);
+}
+int pmpi_allreduce(const Call& q) { return PMPI_Allreduce(q.send, q.recv, q.scount, q.stype, q.op, q.comm); }
+
+}  // namespace
+
+}  // namespace mcb::preload
+
+using namespace mcb::preload;
+
+extern "C" {
+
+int MPI_Init(int* argc, char*** argv) {
+  const int rc = PMPI_Init(argc, argv);
+  if (rc == MPI_SUCCESS) start();
+  return rc;
+}
+
+int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  const int rc = PMPI_Init_thread(argc, argv, required, provided);
+  if (rc == MPI_SUCCESS) start();
+  return rc;
+}
+
+int MPI_Finalize(void) {
+  if (const Config* cfg = g_config.exchange(nullptr)) {
+    Busy busy;
+    g_finalized = true;
+    if (cfg->report != Config::Report::off && g_world_rank == 0) write_report(*cfg, g_world_size);
+    free_comm_caches();
+    free_type_cache();
+  }
+  g_finalized = true;
+  return PMPI_Finalize();
+}
+
+int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                 MPI_Datatype recvtype, MPI_Comm comm) {
+  const Config* cfg = active(Coll::alltoall);
+  if (!cfg) return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  return serve(*cfg, g_world_rank,
+               {Coll::alltoall, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, MPI_OP_NULL, comm},
+               pmpi_alltoall);
+}
+
+int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm) {
+  const Config* cfg = active(Coll::allgather);
+  if (!cfg) return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  return serve(*cfg, g_world_rank,
+               {Coll::allgather, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, MPI_OP_NULL, comm},
+               pmpi_allgather);
+}
+
+int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  const Config* cfg = active(Coll::allreduce);
+  if (!cfg) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+  return serve(*cfg, g_world_rank, {Coll::allreduce, sendbuf, count, datatype, recvbuf, 0, MPI_DATATYPE_NULL, op, comm},
+               pmpi_allreduce);
+}
+
+}  // extern "C"

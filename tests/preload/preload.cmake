@@ -1,0 +1,244 @@
+# libmcb_preload.so (src/preload, docs/preload.md): label preload (and mpi,
+# the MPI's name). Every run puts the library in the ranks' LD_PRELOAD only
+# (run_mpi.py --preload: not in the launcher's, and beside MPICH's yield
+# shim); the ENVIRONMENT property sets MCB_*. The report goes to stdout
+# (MCB_PRELOAD_REPORT=stdout), after the client's own lines.
+#   preload_<combo>_p<P>      tests/preload/preload_client.c's "all"
+#       scenario on P = 3, 4, 5, 7 ranks, one algorithm per collective; the
+#       report must count every call the client made as served (the client
+#       prints its call counts, the regular expression matches them).
+#   preload_noncontig_p<P>, preload_buffers*: packed types, buffers that
+#       change on some ranks only, the cache's bounds, agreed rebuilds.
+#   preload_fallback_<reason>: one per fallback reason: the result right (the
+#       client checks) and the report counting that reason.
+#   preload_bad_env_*: a bad environment value is one line from rank 0 and a
+#       non-zero exit on every rank, at MPI_Init.
+#   preload_fortran: MPICH's Fortran bindings are intercepted, Open MPI's are
+#       not (they call PMPI_* directly).
+#   preload_hpcc_<algorithm>: HPC Challenge (Open MPI builds) with its MPI
+#       FFT's alltoall on mcb; preload_blacs: ScaLAPACK's BLACS tester
+#       (combine operations, MPI_Allreduce). Skipped (77) when not installed.
+add_executable(preload_client ${CMAKE_CURRENT_LIST_DIR}/preload_client.c)
+target_link_libraries(preload_client PRIVATE MPI::MPI_C)
+target_compile_options(preload_client PRIVATE -Wall -Wextra)
+
+set(PRELOAD_CLIENT $<TARGET_FILE:preload_client>)
+set(PRELOAD_RUN ${MCB_RUN_MPI} --preload $<TARGET_FILE:mcb_preload>)
+
+# mcb_preload_test(NAME RANKS "NAME=VALUE;..." [run_mpi.py checks...] -- PROGRAM ARGS...)
+function(mcb_preload_test name ranks env)
+  add_test(NAME preload_${name} COMMAND ${PRELOAD_RUN} -n ${ranks} --timeout 240 ${ARGN})
+  set_tests_properties(preload_${name} PROPERTIES TIMEOUT 300 LABELS "mpi;preload"
+                       ENVIRONMENT "MCB_PRELOAD_REPORT=stdout;${env}")
+endfunction()
+
+# The client's call counts, and each collective's report line with
+# calls = served = that count and no fallback.
+set(ALL_SERVED
+    "calls: alltoall=([0-9]+) allgather=([0-9]+) allreduce=([0-9]+)\n[\\s\\S]*MPI_Alltoall algorithm=[^ ]+ calls=\\1 served=\\1 fallback=0 [\\s\\S]*MPI_Allgather algorithm=[^ ]+ calls=\\2 served=\\2 fallback=0 [\\s\\S]*MPI_Allreduce algorithm=[^ ]+ calls=\\3 served=\\3 fallback=0 ")
+
+# Combinations of one algorithm per collective. The node-aware ones run on
+# virtual nodes of 2 at P = 4 (the client then leaves out the communicators
+# that cut a node unevenly) and on one node per rank or one node (all ranks
+# on MPI_COMM_TYPE_SHARED) at odd P, so that no layout refuses them.
+set(combo_names tra bruck pairwise persistent node_aware tra2 multileader_na hierarchical locality multileader)
+set(combo_tra "MCB_ALLTOALL=tra;MCB_ALLGATHER=sparbit;MCB_ALLREDUCE=rabenseifner")
+set(combo_bruck "MCB_ALLTOALL=bruck;MCB_ALLGATHER=bruck;MCB_ALLREDUCE=ring")
+set(combo_pairwise "MCB_ALLTOALL=pairwise;MCB_ALLGATHER=ring;MCB_ALLREDUCE=recursive_doubling")
+set(combo_persistent "MCB_ALLTOALL=nonblocking;MCB_ALLGATHER=system_persistent;MCB_ALLREDUCE=system_persistent")
+set(combo_node_aware "MCB_ALLTOALL=node_aware:inner=tra;MCB_ALLGATHER=system;MCB_ALLREDUCE=shm_recursive_exchange")
+set(combo_tra2 "MCB_ALLTOALL=tra2;MCB_ALLGATHER=sparbit;MCB_ALLREDUCE=lane")
+set(combo_multileader_na "MCB_ALLTOALL=multileader_node_aware:inner=bruck;MCB_ALLGATHER=bruck;MCB_ALLREDUCE=shm_tree")
+set(combo_hierarchical
+    "MCB_ALLTOALL=hierarchical:inner=nonblocking;MCB_ALLGATHER=ring;MCB_ALLREDUCE=shm_cyclic_shift")
+set(combo_locality "MCB_ALLTOALL=locality_aware:inner=system;MCB_ALLGATHER=sparbit;MCB_ALLREDUCE=ppg_lane")
+set(combo_multileader "MCB_ALLTOALL=multileader:inner=tra2;MCB_ALLGATHER=system_persistent;MCB_ALLREDUCE=ppg_standard")
+set(combo_nodes node_aware tra2 multileader_na hierarchical locality multileader)
+# Which combinations run at which P (CI time: every algorithm at least at
+# P = 4 and at two odd P).
+set(combos_3 tra bruck persistent node_aware tra2 hierarchical)
+set(combos_4 ${combo_names})
+set(combos_5 tra pairwise persistent multileader_na locality multileader)
+set(combos_7 tra bruck pairwise node_aware tra2 multileader_na hierarchical locality multileader)
+foreach(p 3 4 5 7)
+  foreach(combo ${combos_${p}})
+    set(env ${combo_${combo}})
+    set(args all)
+    if(combo IN_LIST combo_nodes)
+      if(p EQUAL 4)
+        list(APPEND env MCB_RANKS_PER_NODE=2)
+        list(APPEND args --whole-nodes 2)
+      elseif(combo STREQUAL "tra2" OR combo STREQUAL "hierarchical" OR combo STREQUAL "multileader")
+        list(APPEND env MCB_RANKS_PER_NODE=1)
+      endif()
+    endif()
+    if(MCB_MPI_FLAVOR STREQUAL "mpich" AND env MATCHES "MCB_ALLGATHER=system_persistent")
+      # MPICH 4.0's persistent allgather is wrong on 2^k ranks from the
+      # second MPI_Start (pmodels/mpich#6423; tests/allgather.cmake).
+      list(APPEND env MPIR_CVAR_IALLGATHER_INTRA_ALGORITHM=sched_brucks)
+    endif()
+    mcb_preload_test(${combo}_p${p} ${p} "${env}" --expect-stdout "preload_client: all: [0-9]+ checks passed"
+                     --expect-stdout "${ALL_SERVED}" -- ${PRELOAD_CLIENT} ${args})
+  endforeach()
+endforeach()
+
+# Non-contiguous types, packed (also a vector on odd ranks against a
+# contiguous type on even ones: the same type signature).
+foreach(p 3 4)
+  mcb_preload_test(noncontig_p${p} ${p} "${combo_tra}" --expect-stdout "noncontig: [0-9]+ checks passed"
+                   --expect-stdout "MPI_Alltoall algorithm=tra calls=9 served=9 fallback=0 packed=6 "
+                   --expect-stdout "MPI_Allgather algorithm=sparbit calls=9 served=9 fallback=0 packed=6 "
+                   -- ${PRELOAD_CLIENT} noncontig)
+endforeach()
+# Buffers new on even ranks, the same on odd ones, and more shapes than the
+# cache keeps (MCB_PRELOAD_CACHE=4,2): every call served, shapes dropped.
+set(BOUNDED "MCB_PRELOAD_CACHE=4,2")
+mcb_preload_test(buffers_p4 4 "${combo_tra};${BOUNDED}" --expect-stdout "buffers: [0-9]+ checks passed"
+                 --expect-stdout "MPI_Alltoall algorithm=tra calls=24 served=24 fallback=0 .* shapes_evicted=[1-9]"
+                 --expect-stdout "MPI_Allreduce algorithm=rabenseifner calls=24 served=24 fallback=0 .* shapes_evicted=[1-9]"
+                 -- ${PRELOAD_CLIENT} buffers)
+mcb_preload_test(buffers_node_aware_p5 5 "${combo_multileader_na};${BOUNDED}" --expect-stdout "buffers: [0-9]+ checks passed"
+                 --expect-stdout "${ALL_SERVED}" -- ${PRELOAD_CLIENT} buffers)
+# Setups that are collective per buffer pair (a persistent request, a shared
+# window per plan): the ranks agree on rebuilds, one MPI_Allreduce per call.
+mcb_preload_test(buffers_agreed_p4 4
+                 "MCB_ALLTOALL=system_persistent;MCB_ALLGATHER=sparbit;MCB_ALLREDUCE=shm_tree:interface=persistent;${BOUNDED}"
+                 --expect-stdout "buffers: [0-9]+ checks passed" --expect-stdout "${ALL_SERVED}"
+                 --expect-stdout "MPI_Alltoall algorithm=system_persistent .* agreements=[1-9]"
+                 --expect-stdout "MPI_Allreduce algorithm=shm_tree:interface=persistent .* agreements=[1-9]"
+                 -- ${PRELOAD_CLIENT} buffers)
+
+# One test per fallback reason: the client checks the result, the report
+# counts the reason.
+function(mcb_preload_fallback reason ranks env scenario)
+  mcb_preload_test(fallback_${reason} ${ranks} "${env}" --expect-stdout "${scenario}: [0-9]+ checks passed" ${ARGN}
+                   -- ${PRELOAD_CLIENT} ${scenario})
+endfunction()
+mcb_preload_fallback(intercomm 4 "${combo_tra}" intercomm
+                     --expect-stdout "MPI_Alltoall fallback reason=intercomm calls=1"
+                     --expect-stdout "MPI_Allgather fallback reason=intercomm calls=1"
+                     --expect-stdout "MPI_Allreduce fallback reason=intercomm calls=1")
+mcb_preload_fallback(in_place 4 "${combo_tra}" in_place --expect-stdout "MPI_Alltoall fallback reason=in_place calls=3")
+mcb_preload_fallback(type_mismatch 4 "${combo_tra}" mismatch
+                     --expect-stdout "MPI_Alltoall fallback reason=type_mismatch calls=1"
+                     --expect-stdout "MPI_Allgather fallback reason=type_mismatch calls=1")
+mcb_preload_fallback(user_op 4 "${combo_tra}" user_op --expect-stdout "MPI_Allreduce fallback reason=user_op calls=3")
+mcb_preload_fallback(non_commutative_op 3 "${combo_tra}" non_commutative_op
+                     --expect-stdout "MPI_Allreduce fallback reason=non_commutative_op calls=3")
+mcb_preload_fallback(type 4 "${combo_tra}" type --expect-stdout "MPI_Allreduce fallback reason=type calls=2")
+mcb_preload_fallback(empty 3 "${combo_tra}" empty --expect-stdout "MPI_Alltoall fallback reason=empty calls=1"
+                     --expect-stdout "MPI_Allgather fallback reason=empty calls=1"
+                     --expect-stdout "MPI_Allreduce fallback reason=empty calls=1")
+# A negative count goes to the MPI, which reports it (Open MPI: an error
+# code under MPI_ERRORS_RETURN). Debian's MPICH 4.0.2 does not check the
+# count and dies inside its pack code with or without the preload: there
+# the call is the MPI's own as it is, and the test does not run.
+if(NOT MCB_MPI_FLAVOR STREQUAL "mpich")
+  mcb_preload_fallback(invalid 3 "${combo_tra}" invalid --expect-stdout "MPI_Alltoall fallback reason=invalid calls=1"
+                       --expect-stdout "MPI_Allreduce fallback reason=invalid calls=1")
+endif()
+# 2 ranks x 1.1 GB blocks: 2.2 GB of receive buffer per rank, more than
+# INT_MAX bytes; alone, for the memory.
+mcb_preload_fallback(overflow 2 "${combo_tra}" overflow --expect-stdout "MPI_Allgather fallback reason=overflow calls=1")
+set_tests_properties(preload_fallback_overflow PROPERTIES RUN_SERIAL TRUE)
+# Nodes of 2 on 3 ranks: the world's are uneven (2 + 1), refused by the
+# node-aware algorithms; its first two ranks make one even node, served.
+mcb_preload_fallback(layout 3
+                     "MCB_ALLTOALL=node_aware;MCB_ALLGATHER=ring;MCB_ALLREDUCE=lane;MCB_RANKS_PER_NODE=2" subcomm
+                     --expect-stdout "MPI_Alltoall algorithm=node_aware calls=4 served=2 fallback=2 "
+                     --expect-stdout "MPI_Alltoall fallback reason=layout calls=2 first: node_aware needs the same number of ranks on every node"
+                     --expect-stdout "MPI_Allreduce algorithm=lane calls=4 served=2 fallback=2 "
+                     --expect-stdout "MPI_Allreduce fallback reason=layout calls=2"
+                     --expect-stderr "mcb_preload: warning: MCB_ALLTOALL=node_aware on a communicator of 3 ranks")
+# A radix and factors that fit the world of 4, not its first three ranks.
+mcb_preload_fallback(setup_error 4
+                     "MCB_ALLTOALL=tra:radix=4;MCB_ALLGATHER=ring;MCB_ALLREDUCE=shm_recursive_exchange:factors=-2,-2,2,2"
+                     subcomm
+                     --expect-stdout "MPI_Alltoall algorithm=tra:radix=4 calls=4 served=2 fallback=2 "
+                     --expect-stdout "MPI_Alltoall fallback reason=setup_error calls=2 first: tra: --radix 4 is outside \\[2, 3\\]"
+                     --expect-stdout "MPI_Allreduce fallback reason=setup_error calls=2 first: shm_recursive_exchange: --factors"
+                     --expect-stderr "mcb_preload: warning: MCB_ALLTOALL=tra:radix=4 on a communicator of 3 ranks")
+
+# A bad value: one line "mcb_preload: error: ..." from rank 0, every rank
+# exits non-zero, at MPI_Init, no hang.
+function(mcb_preload_bad name env regex)
+  mcb_preload_test(bad_env_${name} 3 "${env}" --timeout 60 --error-from mcb_preload "--expect-error=${regex}"
+                   -- ${PRELOAD_CLIENT} all)
+  set_tests_properties(preload_bad_env_${name} PROPERTIES TIMEOUT 90 LABELS "mpi;preload;bad_input")
+endfunction()
+mcb_preload_bad(unknown_algorithm "MCB_ALLTOALL=nope"
+                "MCB_ALLTOALL=nope: unknown alltoall algorithm 'nope' \\(known: system, system_persistent, pairwise")
+mcb_preload_bad(unknown_parameter "MCB_ALLTOALL=tra:radx=4" "MCB_ALLTOALL=tra:radx=4: tra has no parameter 'radx' \\(it takes radix\\)")
+mcb_preload_bad(no_parameters "MCB_ALLGATHER=ring:radix=2" "MCB_ALLGATHER=ring:radix=2: ring has no parameter 'radix' \\(it takes none\\)")
+mcb_preload_bad(not_an_integer "MCB_ALLTOALL=tra:radix=abc" "tra: radix=abc: expected an integer >= 2")
+mcb_preload_bad(radix_one "MCB_ALLTOALL=tra:radix=1" "tra: radix=1: expected an integer >= 2")
+mcb_preload_bad(a_list "MCB_ALLTOALL=tra:radix=2,4" "tra: radix=2,4: one value per parameter")
+mcb_preload_bad(bad_choice "MCB_ALLREDUCE=shm_tree:interface=sometimes"
+                "shm_tree: interface=sometimes: expected one of persistent, blocking")
+mcb_preload_bad(bad_factor "MCB_ALLREDUCE=shm_recursive_exchange:factors=-2,x" "'x' is not an integer")
+mcb_preload_bad(not_applicable "MCB_ALLREDUCE=lane:node-factors=-2,2" "lane: node-factors does not apply")
+mcb_preload_bad(not_param_value "MCB_ALLGATHER=sparbit:fast" "'fast' is not PARAM=VALUE")
+mcb_preload_bad(twice "MCB_ALLTOALL=tra:radix=2:radix=3" "tra: radix given twice")
+mcb_preload_bad(ranks_per_node "MCB_ALLTOALL=tra;MCB_RANKS_PER_NODE=0" "MCB_RANKS_PER_NODE=0: expected a positive integer")
+mcb_preload_bad(report "MCB_PRELOAD_REPORT=yes" "MCB_PRELOAD_REPORT=yes: expected 0, 1")
+mcb_preload_bad(cache "MCB_ALLTOALL=tra;MCB_PRELOAD_CACHE=8" "MCB_PRELOAD_CACHE=8: expected SHAPES,PLANS")
+
+# Fortran: MPICH's bindings call the C functions (intercepted), Open MPI's
+# call PMPI_* (not intercepted: no report at all).
+include(CheckLanguage)
+check_language(Fortran)
+if(CMAKE_Fortran_COMPILER)
+  enable_language(Fortran)
+  find_package(MPI COMPONENTS Fortran)
+endif()
+if(MPI_Fortran_FOUND)
+  add_executable(preload_fortran ${CMAKE_CURRENT_LIST_DIR}/preload_fortran.f90)
+  target_link_libraries(preload_fortran PRIVATE MPI::MPI_Fortran)
+  if(MCB_MPI_FLAVOR STREQUAL "mpich")
+    set(fortran_check --expect-stdout "${ALL_SERVED}")
+  else()
+    set(fortran_check --expect-stdout "\\A(?![\\s\\S]*mcb_preload)")
+  endif()
+  mcb_preload_test(fortran 3 "${combo_tra}" --expect-stdout "preload_fortran: [0-9]+ checks passed" ${fortran_check}
+                   -- $<TARGET_FILE:preload_fortran>)
+endif()
+
+# HPC Challenge's MPI FFT (Debian's hpcc links Open MPI): 4 ranks, the
+# alltoall of each algorithm (node_aware and tra2 on virtual nodes of 2),
+# and the MPI's own as the baseline.
+if(MCB_MPI_FLAVOR STREQUAL "openmpi")
+  foreach(algo unset tra tra2 bruck node_aware pairwise)
+    set(rpn "")
+    if(algo STREQUAL "tra2" OR algo STREQUAL "node_aware")
+      set(rpn --ranks-per-node 2)
+    endif()
+    add_test(NAME preload_hpcc_${algo}
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/hpcc_check.py
+                     --workdir ${CMAKE_CURRENT_BINARY_DIR}/preload_hpcc/${algo} --algorithm ${algo} ${rpn}
+                     -- ${PRELOAD_RUN} -n 4 --timeout 200)
+    set_tests_properties(preload_hpcc_${algo} PROPERTIES TIMEOUT 240 LABELS "mpi;preload;hpcc" SKIP_RETURN_CODE 77)
+  endforeach()
+endif()
+
+# ScaLAPACK's BLACS tester (Debian's scalapack-mpi-test, a build per MPI):
+# its combine tests (sum, max, min with location, of integers, reals and
+# complex numbers, on 2 x 2, 1 x 4 and 4 x 1 grids) check their own results.
+# The BLACS reduce with MPI_Allreduce (sums: served; max and min: their own
+# operations, left to the MPI as user_op). bt.dat and comb.dat choose the
+# tests (tests/preload/blacs).
+set(BLACS_TESTER /usr/lib/x86_64-linux-gnu/scalapack/${MCB_MPI_FLAVOR}-tests/xCbtest)
+set(BLACS_DIR ${CMAKE_CURRENT_BINARY_DIR}/preload_blacs)
+file(COPY ${CMAKE_CURRENT_LIST_DIR}/blacs/bt.dat ${CMAKE_CURRENT_LIST_DIR}/blacs/comb.dat DESTINATION ${BLACS_DIR})
+if(EXISTS ${BLACS_TESTER})
+  mcb_preload_test(blacs 4 "MCB_ALLREDUCE=rabenseifner"
+                   --expect-stdout "INTEGER SUM TESTS: PASSED ALL"
+                   --expect-stdout "DOUBLE COMPLEX AMN TESTS: PASSED ALL"
+                   --expect-stdout "\\A(?![\\s\\S]*FAILED)"
+                   --expect-stdout "MPI_Allreduce algorithm=rabenseifner calls=[0-9]+ served=[1-9][0-9]* "
+                   --expect-stdout "MPI_Allreduce fallback reason=user_op"
+                   -- ${BLACS_TESTER})
+  set_tests_properties(preload_blacs PROPERTIES WORKING_DIRECTORY ${BLACS_DIR})
+else()
+  add_test(NAME preload_blacs COMMAND ${CMAKE_COMMAND} -E echo "${BLACS_TESTER} missing (apt-get install scalapack-mpi-test); skipped")
+  set_tests_properties(preload_blacs PROPERTIES LABELS "mpi;preload" SKIP_REGULAR_EXPRESSION "skipped")
+endif()
