@@ -5,12 +5,13 @@ MPI_Alltoall, run with MCB_ALLTOALL=SPEC, must pass hpcc's own checks and
 have every MPI_Alltoall served by the mcb algorithm.
 
   hpcc_check.py --workdir DIR --algorithm SPEC [--ranks-per-node K]
-                [--hpcc PATH] -- LAUNCHER ARGS...
+                [--n 200] [--grid 2x2] [--hpcc PATH] -- LAUNCHER ARGS...
 
 LAUNCHER ARGS is a tests/run_mpi.py command line without the program (it
 gets "-- hpcc"); it runs in DIR, where this script writes hpccinf.txt (HPL
 N = 200, NB = 32, a 2 x 2 grid: MPIFFT is then a vector of 4096 complex
-numbers) and where hpcc writes hpccoutf.txt. --algorithm unset runs without
+numbers; --n and --grid P x Q, with P x Q ranks, for larger timing runs)
+and where hpcc writes hpccoutf.txt. --algorithm unset runs without
 MCB_ALLTOALL (the MPI's own alltoall, not intercepted): the baseline.
 
 Checks, from hpccoutf.txt: "Success=1" (hpcc's summary: no test failed:
@@ -34,13 +35,13 @@ Innovative Computing Laboratory, University of Tennessee
 HPL.out      output file name (if any)
 8            device out (6=stdout,7=stderr,file)
 1            # of problems sizes (N)
-200          Ns
+{n:<12} Ns
 1            # of NBs
 32           NBs
 0            PMAP process mapping (0=Row-,1=Column-major)
 1            # of process grids (P x Q)
-2            Ps
-2            Qs
+{p:<12} Ps
+{q:<12} Qs
 16.0         threshold
 1            # of panel fact
 2            PFACTs (0=left, 1=Crout, 2=Right)
@@ -74,6 +75,8 @@ def main():
     p.add_argument("--workdir", required=True)
     p.add_argument("--algorithm", required=True, help="MCB_ALLTOALL's value, or unset")
     p.add_argument("--ranks-per-node", type=int, default=0)
+    p.add_argument("--n", type=int, default=200, help="HPL's matrix order (default 200)")
+    p.add_argument("--grid", default="2x2", help="HPL's process grid PxQ, P x Q ranks (default 2x2)")
     p.add_argument("--hpcc", default="hpcc")
     p.add_argument("launcher", nargs=argparse.REMAINDER)
     args = p.parse_args()
@@ -86,7 +89,8 @@ def main():
     shutil.rmtree(args.workdir, ignore_errors=True)
     os.makedirs(args.workdir)
     with open(os.path.join(args.workdir, "hpccinf.txt"), "w") as f:
-        f.write(HPCCINF)
+        grid = args.grid.split("x")
+        f.write(HPCCINF.format(n=args.n, p=grid[0], q=grid[1]))
     report = os.path.join(os.path.abspath(args.workdir), "report.txt")
     env = dict(os.environ)
     for name in ("MCB_ALLTOALL", "MCB_ALLGATHER", "MCB_ALLREDUCE", "MCB_RANKS_PER_NODE"):
@@ -136,12 +140,13 @@ def main():
         if calls == 0 or served != calls or fields.get("fallback") != "0":
             failures.append(f"MPI_Alltoall not all served by {args.algorithm}: {line.group(1)}")
 
-    oversubscribed = 4 > (os.cpu_count() or 1)
+    ranks = int(summary.get("CommWorldProcs", "0"))
+    oversubscribed = ranks > (os.cpu_count() or 1)
     print(f"hpcc_check: MCB_ALLTOALL={args.algorithm}"
           f"{' MCB_RANKS_PER_NODE=' + str(args.ranks_per_node) if args.ranks_per_node else ''}: "
           f"MPIFFT N={n} Gflop/s={summary.get('MPIFFT_Gflops')} max(|x-x0|)={err:g} (bound {bound:g}); "
           f"computing {times.get('Computing')} s, inverse {times.get('Inverse FFT')} s; "
-          f"4 ranks on {os.cpu_count()} cores{' (oversubscribed)' if oversubscribed else ''}")
+          f"{ranks} ranks on {os.cpu_count()} cores{' (oversubscribed)' if oversubscribed else ''}")
     for f in failures:
         print("FAIL:", f)
     return 1 if failures else 0
