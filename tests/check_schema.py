@@ -60,6 +60,13 @@ def main(readme, csv_path, json_path):
             failures.append(f"{label}: bruck phases {set(bruck.phase)}")
         if (frame.min_us > frame.avg_us + 1e-3).any() or (frame.avg_us > frame.max_us + 1e-3).any():
             failures.append(f"{label}: min <= avg <= max violated")
+        # OSU's statistic: min <= avg <= max over ranks of the ranks' means,
+        # and their mean never above the mean of the per-iteration maxima
+        # (mean over ranks of a mean over iterations <= mean of the max).
+        if ((frame.osu_min_us > frame.osu_avg_us + 1e-3) | (frame.osu_avg_us > frame.osu_max_us + 1e-3)).any():
+            failures.append(f"{label}: osu_min_us <= osu_avg_us <= osu_max_us violated")
+        if (frame.osu_max_us > frame.avg_us + 1e-3).any():
+            failures.append(f"{label}: a rank's mean (osu_max_us) above the mean of the slowest rank (avg_us)")
         print(f"{label}: {len(frame)} rows, {len(per_config)} configurations")
 
     for f in failures:

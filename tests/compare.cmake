@@ -9,3 +9,11 @@ foreach(case ok regression noisy bad_input plot)
   set_tests_properties(compare_${case} PROPERTIES LABELS scripts TIMEOUT 60
                        PASS_REGULAR_EXPRESSION "compare: ok" FAIL_REGULAR_EXPRESSION "FAIL|Traceback")
 endforeach()
+
+# scripts/osu_parity.py (mcb against OSU) with a stand-in OSU: every size in
+# the table, the verdict, bad input refused (tests/osu_parity/check.sh).
+add_test(NAME osu_parity_standin
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/osu_parity/check.sh ${MCB_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}
+                 ${PROJECT_BINARY_DIR} ${MCB_MPI_FLAVOR} ${CMAKE_CURRENT_BINARY_DIR}/osu_parity)
+set_tests_properties(osu_parity_standin PROPERTIES LABELS "scripts;mpi" TIMEOUT 180
+                     PASS_REGULAR_EXPRESSION "osu_parity check: 0 failures")

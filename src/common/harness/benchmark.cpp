@@ -120,8 +120,10 @@ struct Measurement {
 };
 
 // OSU's loop: barrier once, then per iteration time the operation and
-// barrier untimed. Every iteration's per-phase times stay on every rank; one
-// reduction after the loop takes the max over ranks per iteration.
+// barrier untimed. Every iteration's per-phase times stay on every rank;
+// after the loop, one reduction takes the max over ranks per iteration
+// (mcb's slowest-rank series) and three take OSU's statistics: the mean,
+// minimum and maximum over ranks of each rank's mean over iterations.
 Measurement measure(const Plan& plan, MPI_Comm comm, int iterations, int warmup, PhaseMode mode, double factor) {
   Measurement m;
   const auto& phases = plan.phases();
@@ -162,15 +164,29 @@ Measurement measure(const Plan& plan, MPI_Comm comm, int iterations, int warmup,
     MPI_Barrier(comm);
   }
 
-  int rank = 0;
+  int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
   std::vector<double> maxed(rank == 0 ? times.size() : 0);
   MPI_Reduce(times.data(), maxed.data(), static_cast<int>(times.size()), MPI_DOUBLE, MPI_MAX, 0, comm);
+  std::vector<double> mine(width, 0.0), sum(width), lo(width), hi(width);
+  for (int it = 0; it < iterations; ++it)
+    for (std::size_t s = 0; s < width; ++s) mine[s] += times[static_cast<std::size_t>(it) * width + s];
+  for (double& t : mine) t /= std::max(iterations, 1);
+  const int n = static_cast<int>(width);
+  MPI_Reduce(mine.data(), sum.data(), n, MPI_DOUBLE, MPI_SUM, 0, comm);
+  MPI_Reduce(mine.data(), lo.data(), n, MPI_DOUBLE, MPI_MIN, 0, comm);
+  MPI_Reduce(mine.data(), hi.data(), n, MPI_DOUBLE, MPI_MAX, 0, comm);
   if (rank != 0) return m;
+  const double to_us = 1e6 * factor;
   for (std::size_t s = 0; s < width; ++s) {
     std::vector<double> us(static_cast<std::size_t>(iterations));
-    for (int it = 0; it < iterations; ++it) us[static_cast<std::size_t>(it)] = maxed[it * width + s] * 1e6 * factor;
-    (s + 1 < width ? m.phase_stats.emplace_back() : m.total) = summarize(std::move(us));
+    for (int it = 0; it < iterations; ++it) us[static_cast<std::size_t>(it)] = maxed[it * width + s] * to_us;
+    Stats& st = s + 1 < width ? m.phase_stats.emplace_back() : m.total;
+    st = summarize(std::move(us));
+    st.rank_avg = sum[s] / size * to_us;
+    st.rank_min = lo[s] * to_us;
+    st.rank_max = hi[s] * to_us;
   }
   return m;
 }
@@ -484,7 +500,9 @@ class Runner {
                   opt_.type.bytes, spec_.size_unit.c_str(), to_string(opt_.mem).c_str(), in_place_text().c_str(),
                   to_string(mode).c_str());
       if (spec_.gpus) print_gpus();
-      std::printf("# latency: per iteration the max over ranks, then statistics over iterations\n");
+      std::printf(
+          "# latency: Avg/Min/Max Latency as OSU's: each rank's mean over iterations, then the mean/min/max over "
+          "ranks; Slowest: per iteration the max over ranks, then over iterations\n");
       table->header();
       return;
     }
@@ -547,6 +565,9 @@ class Runner {
           .set("min_us", st.min)
           .set("max_us", st.max)
           .set("stddev_us", st.stddev)
+          .set("osu_avg_us", st.rank_avg)
+          .set("osu_min_us", st.rank_min)
+          .set("osu_max_us", st.rank_max)
           .set("validation", validation)
           .set("host", id_.host)
           .set("platform", id_.platform)

@@ -14,7 +14,8 @@ const std::vector<std::string>& schema_columns() {
       "mpi_version",    "ranks",      "nodes",       "ranks_per_node", "rank_order",    "region",     "mem",
       "datatype",       "phase_mode", "size_bytes",  "count",          "phase",         "iterations", "warmup",
       "avg_us",         "median_us",  "min_us",      "max_us",         "stddev_us",     "validation", "host",
-      "start_time",     "in_place",   "setup_us",    "gpus_per_node",  "procs_per_gpu", "gpu_aware",  "platform"};
+      "start_time",     "in_place",   "setup_us",    "gpus_per_node",  "procs_per_gpu", "gpu_aware",  "platform",
+      "osu_avg_us",     "osu_min_us", "osu_max_us"};
   return cols;
 }
 
@@ -137,8 +138,8 @@ void ConsoleTable::header() const {
   std::fprintf(out_, "%-10s%18s", "# Size", "Avg Latency(us)");
   if (bandwidth_) std::fprintf(out_, "%18s", "Bandwidth(MB/s)");
   if (full_)
-    std::fprintf(out_, "%18s%18s%18s%18s%12s%14s", "Median(us)", "Min Latency(us)", "Max Latency(us)", "Stddev(us)",
-                 "Iterations", "Setup(us)");
+    std::fprintf(out_, "%18s%18s%12s%18s%18s%18s%14s", "Min Latency(us)", "Max Latency(us)", "Iterations",
+                 "Slowest Avg(us)", "Slowest Med(us)", "Stddev(us)", "Setup(us)");
   if (validate_) std::fprintf(out_, "%12s", "Validation");
   if (phases_.size() > 1)
     for (const auto& p : phases_) std::fprintf(out_, "%*s", phase_width(p), (p + "(us)").c_str());
@@ -148,14 +149,15 @@ void ConsoleTable::header() const {
 
 void ConsoleTable::row(std::size_t size, const Stats& total, const std::vector<Stats>& phases,
                        const std::string& validation, double setup_us) const {
-  std::fprintf(out_, "%-10zu%18.2f", size, total.avg);
-  if (bandwidth_) std::fprintf(out_, "%18.2f", total.avg > 0 ? static_cast<double>(size) / total.avg : 0.0);
+  std::fprintf(out_, "%-10zu%18.2f", size, total.rank_avg);
+  if (bandwidth_) std::fprintf(out_, "%18.2f", total.rank_avg > 0 ? static_cast<double>(size) / total.rank_avg : 0.0);
   if (full_)
-    std::fprintf(out_, "%18.2f%18.2f%18.2f%18.2f%12zu%14.2f", total.median, total.min, total.max, total.stddev, total.n,
-                 setup_us);
+    std::fprintf(out_, "%18.2f%18.2f%12zu%18.2f%18.2f%18.2f%14.2f", total.rank_min, total.rank_max, total.n, total.avg,
+                 total.median, total.stddev, setup_us);
   if (validate_) std::fprintf(out_, "%12s", validation.c_str());
   if (phases_.size() > 1)
-    for (std::size_t i = 0; i < phases.size(); ++i) std::fprintf(out_, "%*.2f", phase_width(phases_[i]), phases[i].avg);
+    for (std::size_t i = 0; i < phases.size(); ++i)
+      std::fprintf(out_, "%*.2f", phase_width(phases_[i]), phases[i].rank_avg);
   std::fprintf(out_, "\n");
   std::fflush(out_);
 }

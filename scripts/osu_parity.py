@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""mcb against OSU on the same MPI: for alltoall, allgather and allreduce,
+runs OSU's osu_<coll> -f and mcb_<coll> --algorithm system over the same
+sizes, interleaved (OSU, mcb, OSU, mcb, ...), --runs times, keeps per size
+the minimum over runs of each tool's average, and prints per size
+
+  OSU's Avg Latency, mcb's Avg Latency (the same statistic: each rank's
+  mean over iterations, then the mean over ranks; CSV osu_avg_us) and
+  their ratio, and mcb's slowest-rank average (CSV avg_us) and its ratio,
+
+then per collective the geometric mean of mcb / OSU over the sizes and the
+worst size, against the targets (default: geometric mean within 3%, no
+size above 5%). Exit status 0 when every collective meets them, 1 when one
+does not, 2 on bad input or a failed run. OSU is the user's own build (--osu DIR: the
+directory holding osu_alltoall & co., or any directory above them); it is
+not part of mcb. Allreduce runs on float on both sides (OSU's -T
+mpi_float), from 4 B.
+
+Not a test: timings on a shared machine vary; run 2 ranks bound to cores
+(the default) on an idle machine.
+
+    /usr/bin/python3 scripts/osu_parity.py --osu ~/osu-micro-benchmarks-7.4 [--build build]
+        [--mpi openmpi|mpich] [-n 2] [-m 1:1048576] [--runs 3]
+        [--collectives alltoall,allgather,allreduce] [--target 0.03] [--worst 0.05]
+"""
+import argparse
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import pandas as pd
+
+COLLECTIVES = ["alltoall", "allgather", "allreduce"]
+
+
+def die(message):
+    print(f"osu_parity: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def find_osu(root, coll):
+    name = f"osu_{coll}"
+    for dirpath, _, files in sorted(os.walk(root)):
+        if name in files and os.access(os.path.join(dirpath, name), os.X_OK):
+            return os.path.join(dirpath, name)
+    return None
+
+
+def launcher(args):
+    if args.mpi == "openmpi":
+        return ["mpirun.openmpi", "--allow-run-as-root", "--bind-to", args.bind, "-n", str(args.n)]
+    return ["mpiexec.mpich", "-bind-to", args.bind, "-n", str(args.n)]
+
+
+def run(cmd):
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        die(f"{' '.join(cmd)} failed (exit {proc.returncode}):\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
+    return proc.stdout
+
+
+def parse_osu(text):
+    """OSU's table: size and Avg Latency(us) per line (with -f, min, max and iterations follow)."""
+    rows = {}
+    for line in text.splitlines():
+        m = re.match(r"^\s*(\d+)\s+([0-9.]+)(\s|$)", line)
+        if m:
+            rows[int(m.group(1))] = float(m.group(2))
+    return rows
+
+
+def sizes_range(text, least):
+    lo, _, hi = text.partition(":")
+    lo, hi = (int(lo), int(hi)) if hi else (1, int(lo))
+    return f"{max(lo, least)}:{hi}"
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--osu", required=True, help="OSU's build or install directory")
+    p.add_argument("--build", default="build", help="mcb's build directory (default build)")
+    p.add_argument("--mpi", choices=["openmpi", "mpich"], default="openmpi")
+    p.add_argument("-n", type=int, default=2, help="ranks (default 2)")
+    p.add_argument("--bind", default="core", help="the launcher's binding (default core)")
+    p.add_argument("-m", default="1:1048576", help="MIN:MAX bytes, sizes doubling (default 1:1048576)")
+    p.add_argument("--runs", type=int, default=3, help="interleaved runs per tool, the minimum kept (default 3)")
+    p.add_argument("--collectives", default=",".join(COLLECTIVES))
+    p.add_argument("--target", type=float, default=0.03, help="geometric-mean tolerance (default 0.03)")
+    p.add_argument("--worst", type=float, default=0.05, help="per-size tolerance (default 0.05)")
+    p.add_argument("--csv", help="write every run's numbers to this file")
+    args = p.parse_args()
+    if not re.fullmatch(r"\d+:\d+|\d+", args.m):
+        die(f"-m {args.m}: expected MIN:MAX or MAX in bytes")
+    colls = args.collectives.split(",")
+    for c in colls:
+        if c not in COLLECTIVES:
+            die(f"--collectives {c}: expected alltoall, allgather or allreduce")
+    if args.runs < 1:
+        die("--runs must be at least 1")
+    tools = {}
+    for c in colls:
+        osu = find_osu(args.osu, c)
+        if not osu:
+            die(f"no executable osu_{c} under {args.osu}")
+        mcb = os.path.join(args.build, "src", f"mcb_{c}")
+        if not os.access(mcb, os.X_OK):
+            die(f"{mcb} not found (build mcb first, or --build DIR)")
+        tools[c] = (osu, mcb)
+
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        csv = os.path.join(tmp, "mcb.csv")
+        for r in range(args.runs):
+            for c in colls:
+                osu, mcb = tools[c]
+                sizes = sizes_range(args.m, 4 if c == "allreduce" else 1)
+                osu_type = ["-T", "mpi_float"] if c == "allreduce" else []
+                for size, avg in parse_osu(run(launcher(args) + [osu, "-f", "-m", sizes] + osu_type)).items():
+                    rows.append({"collective": c, "run": r, "size": size, "tool": "osu", "avg_us": avg})
+                run(launcher(args) + [mcb, "--algorithm", "system", "-m", sizes, "--csv", csv])
+                df = pd.read_csv(csv)
+                for _, row in df[df["phase"] == "total"].iterrows():
+                    rows.append({"collective": c, "run": r, "size": int(row["size_bytes"]), "tool": "mcb",
+                                 "avg_us": float(row["osu_avg_us"])})
+                    rows.append({"collective": c, "run": r, "size": int(row["size_bytes"]), "tool": "mcb_slowest",
+                                 "avg_us": float(row["avg_us"])})
+    data = pd.DataFrame(rows)
+    if args.csv:
+        data.to_csv(args.csv, index=False)
+    best = data.groupby(["collective", "size", "tool"])["avg_us"].min().unstack("tool")
+
+    print(f"# mcb --algorithm system vs OSU: {args.n} ranks, {args.mpi}, --bind-to {args.bind}, "
+          f"minimum of {args.runs} interleaved runs of the average latency (us)")
+    print(f"# mcb = mcb's Avg Latency (OSU's statistic, osu_avg_us); slowest = mcb's slowest-rank average (avg_us)")
+    print(f"{'collective':<10} {'size':>8} {'OSU':>10} {'mcb':>10} {'mcb/OSU':>8} {'slowest':>10} {'slow/OSU':>9}")
+    failed = False
+    summary = []
+    for c in colls:
+        b = best.loc[c].dropna()
+        if b.empty:
+            die(f"{c}: no size measured by both tools")
+        for size, r in b.iterrows():
+            print(f"{c:<10} {size:>8} {r['osu']:>10.2f} {r['mcb']:>10.2f} {r['mcb'] / r['osu']:>8.3f} "
+                  f"{r['mcb_slowest']:>10.2f} {r['mcb_slowest'] / r['osu']:>9.3f}")
+        ratio = b["mcb"] / b["osu"]
+        slow = b["mcb_slowest"] / b["osu"]
+        geo = math.exp(ratio.map(math.log).mean())
+        geo_slow = math.exp(slow.map(math.log).mean())
+        worst = ratio.map(lambda x: abs(x - 1)).idxmax()
+        ok = abs(geo - 1) <= args.target and abs(ratio[worst] - 1) <= args.worst
+        failed |= not ok
+        summary.append(f"# {c}: geometric mean mcb/OSU {geo:.3f} (slowest-rank statistic {geo_slow:.3f}), "
+                       f"worst {ratio[worst]:.3f} at {worst} B: {'within' if ok else 'OUTSIDE'} the targets "
+                       f"({args.target:.0%} mean, {args.worst:.0%} per size)")
+    print("\n".join(summary))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Test of scripts/osu_parity.py without OSU: a stand-in osu_alltoall,
+# osu_allgather and osu_allreduce (rank 0 prints OSU's -f table for the -m
+# range, every latency 1e6 us) beside the real mcb binaries. mcb is then
+# about 1e-6 x "OSU": the script must print every size of each collective,
+# the three summary lines saying OUTSIDE, and exit 1; and refuse bad input
+# with one line and exit 2.
+#   check.sh PYTHON SOURCE_DIR BUILD_DIR MPI_FLAVOR WORK_DIR
+set -uo pipefail
+py=$1 src=$2 build=$3 mpi=$4 work=$5
+rm -rf "$work" && mkdir -p "$work/osu"
+for c in alltoall allgather allreduce; do
+  cat > "$work/osu/osu_$c" <<'STANDIN'
+#!/usr/bin/env bash
+# OSU stand-in: prints on rank 0 only, sizes doubling over -m MIN:MAX.
+rank=${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}
+[[ $rank == 0 ]] || exit 0
+range=1:16
+while (($#)); do [[ $1 == -m ]] && range=$2; shift; done
+echo "# OSU MPI Stand-in Latency Test v7.4"
+echo "# Size       Avg Latency(us)   Min Latency(us)   Max Latency(us)  Iterations"
+for ((s = ${range%%:*}; s <= ${range##*:}; s *= 2)); do
+  printf "%-10d%18.2f%18.2f%18.2f%12d\n" "$s" 1000000 1000000 1000000 1000
+done
+STANDIN
+  chmod +x "$work/osu/osu_$c"
+done
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+out=$("$py" "$src/scripts/osu_parity.py" --osu "$work/osu" --build "$build" --mpi "$mpi" --bind none -m 1:16 --runs 2 2>&1)
+rc=$?
+echo "$out"
+[[ $rc == 1 ]] || fail "exit $rc with mcb far from the stand-in, expected 1"
+for c in alltoall allgather; do
+  for s in 1 2 4 8 16; do
+    grep -Eq "^$c +$s +1000000\.00 " <<<"$out" || fail "no $c row at $s B"
+  done
+done
+for s in 4 8 16; do grep -Eq "^allreduce +$s +1000000\.00 " <<<"$out" || fail "no allreduce row at $s B"; done
+grep -Eq "^allreduce +[12] " <<<"$out" && fail "allreduce below 4 B (float)"
+for c in alltoall allgather allreduce; do
+  grep -q "^# $c: geometric mean mcb/OSU 0.000.*OUTSIDE the targets" <<<"$out" || fail "no OUTSIDE summary for $c"
+done
+
+bad() {  # bad EXPECTED ARGS...
+  local expected=$1; shift
+  local o; o=$("$py" "$src/scripts/osu_parity.py" "$@" 2>&1); local r=$?
+  [[ $r == 2 && $(wc -l <<<"$o") == 1 && $o == *"$expected"* ]] || fail "$* -> exit $r: $o (expected one line with '$expected', exit 2)"
+}
+bad "no executable osu_alltoall under $work/nowhere" --osu "$work/nowhere" --build "$build"
+bad "--collectives bcast: expected alltoall, allgather or allreduce" --osu "$work/osu" --build "$build" --collectives bcast
+bad "-m 1k: expected MIN:MAX or MAX in bytes" --osu "$work/osu" --build "$build" -m 1k
+bad "not found (build mcb first" --osu "$work/osu" --build "$work/nobuild"
+bad "--runs must be at least 1" --osu "$work/osu" --build "$build" --runs 0
+echo "osu_parity check: $failures failures"
+exit $((failures > 0))
