@@ -17,7 +17,7 @@ import pandas as pd
 def readme_schema(path):
     text = open(path, encoding="utf-8").read()
     section = text.split("## Output schema", 1)[1].split("\n## ", 1)[0]
-    cols = re.findall(r"^\| `([a-z_]+)` \| (string|integer|float|timestamp) \|", section, re.M)
+    cols = re.findall(r"^\| `([a-z0-9_]+)` \| (string|integer|float|timestamp) \|", section, re.M)
     if not cols:
         sys.exit("no schema table found in the README")
     return cols
@@ -67,6 +67,25 @@ def main(readme, csv_path, json_path):
             failures.append(f"{label}: osu_min_us <= osu_avg_us <= osu_max_us violated")
         if (frame.osu_max_us > frame.avg_us + 1e-3).any():
             failures.append(f"{label}: a rank's mean (osu_max_us) above the mean of the slowest rank (avg_us)")
+        if ((frame.median_us > frame.p90_us + 1e-3) | (frame.p90_us > frame.p99_us + 1e-3) |
+                (frame.p99_us > frame.max_us + 1e-3)).any():
+            failures.append(f"{label}: median <= p90 <= p99 <= max violated")
+        # nccl-tests' bandwidths, recomputed by hand: one rank's buffer (the
+        # whole receive buffer of alltoall and allgather, the vector of
+        # allreduce) over osu_max_us, in GB/s; busbw = algbw x bus factor.
+        whole = frame.collective.isin(["alltoall", "allgather", "fft"])
+        n = frame.ranks
+        buffer = frame.size_bytes * frame.ranks.where(whole, 1)
+        factor = ((n - 1) / n).where(whole, 1.0)
+        factor = factor.where(frame.collective != "allreduce", 2 * (n - 1) / n)
+        factor = factor.where(frame.collective != "fft", 3 * (n - 1) / n)
+        algbw = buffer / frame.osu_max_us / 1e3
+        off = (frame.algbw_gbps - algbw).abs() > 1e-3 + 2e-3 * algbw
+        if off.any():
+            failures.append(f"{label}: algbw_gbps differs from buffer / osu_max_us: "
+                            f"{frame[off][['collective', 'size_bytes', 'ranks', 'osu_max_us', 'algbw_gbps']].head(3).to_dict('records')}")
+        if ((frame.busbw_gbps - frame.algbw_gbps * factor).abs() > 2e-3 + 2e-3 * frame.busbw_gbps).any():
+            failures.append(f"{label}: busbw_gbps != algbw_gbps x the collective's bus factor")
         print(f"{label}: {len(frame)} rows, {len(per_config)} configurations")
 
     for f in failures:

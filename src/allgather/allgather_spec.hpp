@@ -20,6 +20,7 @@ inline CollectiveSpec allgather_spec(const char* binary, const std::vector<Algor
   };
   CollectiveSpec spec{binary, "allgather", algorithms, one_block, all_blocks, send_value, reference};
   spec.in_place_offset = [](int rank, int, std::size_t count) { return count * static_cast<std::size_t>(rank); };
+  spec.bus_factor = [](int p) { return (p - 1.0) / p; };  // (n-1)/n of the receive buffer arrives
   return spec;
 }
 

@@ -20,6 +20,7 @@ inline CollectiveSpec allreduce_spec(const char* binary, const std::vector<Algor
   CollectiveSpec spec{binary, "allreduce", algorithms, vector, vector, send_value, reference};
   spec.in_place_offset = [](int, int, std::size_t) { return std::size_t{0}; };
   spec.op = [] { return MPI_SUM; };
+  spec.bus_factor = [](int p) { return 2.0 * (p - 1.0) / p; };  // reduce-scatter + allgather
   spec.types = {"float", "int", "double"};
   spec.size_unit = "bytes of the vector";
   spec.gpus = true;

@@ -17,7 +17,9 @@ inline CollectiveSpec alltoall_spec(const char* binary, const std::vector<Algori
   auto reference = [](const CollArgs& a) {
     MPI_Alltoall(a.sendbuf, a.count, a.type, a.recvbuf, a.count, a.type, a.comm);
   };
-  return {binary, "alltoall", algorithms, per_peer, per_peer, send_value, reference};
+  CollectiveSpec spec{binary, "alltoall", algorithms, per_peer, per_peer, send_value, reference};
+  spec.bus_factor = [](int p) { return (p - 1.0) / p; };  // (n-1)/n of the buffer leaves the rank
+  return spec;
 }
 
 }  // namespace mcb::bench

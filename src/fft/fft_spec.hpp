@@ -50,6 +50,7 @@ inline CollectiveSpec fft_spec(const char* binary, const std::vector<Algorithm>*
   spec.types = {"complex"};
   spec.size_unit = "bytes per peer and transpose (16 k: N = P^2 k points)";
   spec.tolerance = 1e-9;
+  spec.bus_factor = [](int p) { return 3.0 * (p - 1.0) / p; };  // three transposes of the rank's vector
   return spec;
 }
 

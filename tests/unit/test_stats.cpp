@@ -61,5 +61,20 @@ TEST(Summarize, EmptyIsAllZero) {
   EXPECT_EQ(s.stddev, 0.0);
 }
 
+// Percentiles as numpy.percentile's default: linear between the order
+// statistics at q (n - 1).
+TEST(Summarize, PercentilesInterpolateBetweenOrderStatistics) {
+  Stats s = summarize({11, 1, 10, 2, 9, 3, 8, 4, 7, 5, 6});  // 1..11, shuffled
+  EXPECT_DOUBLE_EQ(s.median, 6.0);
+  EXPECT_DOUBLE_EQ(s.p90, 10.0);  // at 9.0
+  EXPECT_DOUBLE_EQ(s.p99, 10.9);  // at 9.9
+  Stats one = summarize({7.5});
+  EXPECT_DOUBLE_EQ(one.p90, 7.5);
+  EXPECT_DOUBLE_EQ(one.p99, 7.5);
+  Stats two = summarize({0, 100});
+  EXPECT_DOUBLE_EQ(two.p90, 90.0);
+  EXPECT_DOUBLE_EQ(two.p99, 99.0);
+}
+
 }  // namespace
 }  // namespace mcb::bench

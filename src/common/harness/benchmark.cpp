@@ -530,11 +530,19 @@ class Runner {
               int iterations, int warmup, const Measurement& m, const std::string& validation, double setup_us,
               const ConsoleTable* table) {
     const std::string params = plan.params_string().empty() ? std::string("none") : plan.params_string();
+    // nccl-tests' bandwidths: one rank's buffer (the larger of send and
+    // receive) over the slowest rank's mean time (OSU's Max Latency), and
+    // that times the collective's bus factor; in GB/s (1e9 B/s).
+    const int p = layout_->size();
+    const double buffer_bytes =
+        static_cast<double>(std::max(spec_.send_elements(count, p), spec_.recv_elements(count, p)) * opt_.type.bytes);
+    const double factor = spec_.bus_factor ? spec_.bus_factor(p) : 1.0;
+    auto algbw = [&](const Stats& st) { return st.rank_max > 0 ? buffer_bytes / st.rank_max * 1e-3 : 0.0; };
     if (breakdown_)
       breakdown_->row(layout_->num_nodes(), layout_->size(), to_string(mode), size, m.phase_stats, m.total, validation,
                       params);
     else
-      table->row(size, m.total, m.phase_stats, validation, setup_us);
+      table->row(size, m.total, m.phase_stats, validation, setup_us, algbw(m.total), algbw(m.total) * factor);
     if (!writer_) return;
     for (std::size_t s = 0; s <= m.phases.size(); ++s) {
       const bool total = s == m.phases.size();
@@ -568,6 +576,10 @@ class Runner {
           .set("osu_avg_us", st.rank_avg)
           .set("osu_min_us", st.rank_min)
           .set("osu_max_us", st.rank_max)
+          .set("p90_us", st.p90)
+          .set("p99_us", st.p99)
+          .set("algbw_gbps", algbw(st))
+          .set("busbw_gbps", algbw(st) * factor)
           .set("validation", validation)
           .set("host", id_.host)
           .set("platform", id_.platform)

@@ -54,6 +54,10 @@ struct CollectiveSpec {
   double time_factor = 1.0;
   /// The console table shows Bandwidth(MB/s): size / average time.
   bool bandwidth = false;
+  /// nccl-tests' bus bandwidth factor on p ranks: busbw = algbw x factor,
+  /// algbw = the larger of one rank's send and receive buffers / time
+  /// (README, Bandwidth). nullptr: 1 (reduce, bcast, pingpong).
+  double (*bus_factor)(int p) = nullptr;
   /// What -m measures, for the header: "bytes per block", "bytes of the vector".
   std::string size_unit = "bytes per block";
   /// Floating-point results that no exact reference gives (mcb_fft): above

@@ -15,7 +15,7 @@ const std::vector<std::string>& schema_columns() {
       "datatype",       "phase_mode", "size_bytes",  "count",          "phase",         "iterations", "warmup",
       "avg_us",         "median_us",  "min_us",      "max_us",         "stddev_us",     "validation", "host",
       "start_time",     "in_place",   "setup_us",    "gpus_per_node",  "procs_per_gpu", "gpu_aware",  "platform",
-      "osu_avg_us",     "osu_min_us", "osu_max_us"};
+      "osu_avg_us",     "osu_min_us", "osu_max_us",  "p90_us",         "p99_us",        "algbw_gbps", "busbw_gbps"};
   return cols;
 }
 
@@ -140,6 +140,7 @@ void ConsoleTable::header() const {
   if (full_)
     std::fprintf(out_, "%18s%18s%12s%18s%18s%18s%14s", "Min Latency(us)", "Max Latency(us)", "Iterations",
                  "Slowest Avg(us)", "Slowest Med(us)", "Stddev(us)", "Setup(us)");
+  if (full_) std::fprintf(out_, "%14s%14s", "algbw(GB/s)", "busbw(GB/s)");
   if (validate_) std::fprintf(out_, "%12s", "Validation");
   if (phases_.size() > 1)
     for (const auto& p : phases_) std::fprintf(out_, "%*s", phase_width(p), (p + "(us)").c_str());
@@ -148,12 +149,13 @@ void ConsoleTable::header() const {
 }
 
 void ConsoleTable::row(std::size_t size, const Stats& total, const std::vector<Stats>& phases,
-                       const std::string& validation, double setup_us) const {
+                       const std::string& validation, double setup_us, double algbw, double busbw) const {
   std::fprintf(out_, "%-10zu%18.2f", size, total.rank_avg);
   if (bandwidth_) std::fprintf(out_, "%18.2f", total.rank_avg > 0 ? static_cast<double>(size) / total.rank_avg : 0.0);
   if (full_)
     std::fprintf(out_, "%18.2f%18.2f%12zu%18.2f%18.2f%18.2f%14.2f", total.rank_min, total.rank_max, total.n, total.avg,
                  total.median, total.stddev, setup_us);
+  if (full_) std::fprintf(out_, "%14.3f%14.3f", algbw, busbw);
   if (validate_) std::fprintf(out_, "%12s", validation.c_str());
   if (phases_.size() > 1)
     for (std::size_t i = 0; i < phases.size(); ++i)

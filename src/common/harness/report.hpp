@@ -57,9 +57,10 @@ class ConsoleTable {
   ConsoleTable(std::FILE* out, bool full, bool validate, std::vector<std::string> phases, bool bandwidth = false);
   void header() const;
   /// total: the whole operation; phases: one Stats per phase name given at construction.
-  /// setup_us: the plan's setup (shown with -f).
+  /// setup_us: the plan's setup; algbw, busbw: nccl-tests' bandwidths in
+  /// GB/s (all three shown with -f).
   void row(std::size_t size, const Stats& total, const std::vector<Stats>& phases, const std::string& validation,
-           double setup_us = 0) const;
+           double setup_us = 0, double algbw = 0, double busbw = 0) const;
 
  private:
   static int phase_width(const std::string& phase);
