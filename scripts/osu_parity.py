@@ -10,7 +10,11 @@ the minimum over runs of each tool's average, and prints per size
 
 then per collective the geometric mean of mcb / OSU over the sizes and the
 worst size, against the targets (default: geometric mean within 3%, no
-size above 5%). Exit status 0 when every collective meets them, 1 when one
+size above 5%). The machine's own noise is measured too: OSU's even runs
+against its odd runs (each half's minimum). A size where OSU disagrees with
+itself by more than the per-size target is listed as noisy and left out of
+the per-size check (on a shared 2-core VM that is most sizes below 1 us,
+where OSU's two printed decimals are already 5%). Exit status 0 when every collective meets them, 1 when one
 does not, 2 on bad input or a failed run. OSU is the user's own build (--osu DIR: the
 directory holding osu_alltoall & co., or any directory above them); it is
 not part of mcb. Allreduce runs on float on both sides (OSU's -T
@@ -20,7 +24,7 @@ Not a test: timings on a shared machine vary; run 2 ranks bound to cores
 (the default) on an idle machine.
 
     /usr/bin/python3 scripts/osu_parity.py --osu ~/osu-micro-benchmarks-7.4 [--build build]
-        [--mpi openmpi|mpich] [-n 2] [-m 1:1048576] [--runs 3]
+        [--mpi openmpi|mpich] [-n 2] [-m 1:1048576] [--runs 6]
         [--collectives alltoall,allgather,allreduce] [--target 0.03] [--worst 0.05]
 """
 import argparse
@@ -86,7 +90,7 @@ def main():
     p.add_argument("-n", type=int, default=2, help="ranks (default 2)")
     p.add_argument("--bind", default="core", help="the launcher's binding (default core)")
     p.add_argument("-m", default="1:1048576", help="MIN:MAX bytes, sizes doubling (default 1:1048576)")
-    p.add_argument("--runs", type=int, default=3, help="interleaved runs per tool, the minimum kept (default 3)")
+    p.add_argument("--runs", type=int, default=6, help="interleaved runs per tool, the minimum kept (default 6)")
     p.add_argument("--collectives", default=",".join(COLLECTIVES))
     p.add_argument("--target", type=float, default=0.03, help="geometric-mean tolerance (default 0.03)")
     p.add_argument("--worst", type=float, default=0.05, help="per-size tolerance (default 0.05)")
@@ -131,6 +135,10 @@ def main():
     if args.csv:
         data.to_csv(args.csv, index=False)
     best = data.groupby(["collective", "size", "tool"])["avg_us"].min().unstack("tool")
+    # OSU against itself: the minimum of its even runs over that of its odd runs.
+    osu = data[data["tool"] == "osu"].assign(half=lambda d: d["run"] % 2)
+    halves = osu.groupby(["collective", "size", "half"])["avg_us"].min().unstack("half")
+    self_ratio = halves[0] / halves[1] if args.runs >= 2 else None
 
     print(f"# mcb --algorithm system vs OSU: {args.n} ranks, {args.mpi}, --bind-to {args.bind}, "
           f"minimum of {args.runs} interleaved runs of the average latency (us)")
@@ -149,12 +157,22 @@ def main():
         slow = b["mcb_slowest"] / b["osu"]
         geo = math.exp(ratio.map(math.log).mean())
         geo_slow = math.exp(slow.map(math.log).mean())
-        worst = ratio.map(lambda x: abs(x - 1)).idxmax()
-        ok = abs(geo - 1) <= args.target and abs(ratio[worst] - 1) <= args.worst
+        noisy = []
+        if self_ratio is not None:
+            own = self_ratio.loc[c].reindex(ratio.index)
+            noisy = [int(size) for size in ratio.index if abs(own[size] - 1) > args.worst]
+            own_geo = math.exp(own.map(math.log).mean())
+            summary.append(f"# {c}: noise floor, OSU's even runs / odd runs: geometric mean {own_geo:.3f}, "
+                           f"worst {own[own.map(lambda x: abs(math.log(x))).idxmax()]:.3f}; "
+                           f"noisy sizes (OSU off by more than {args.worst:.0%} from itself): "
+                           f"{', '.join(map(str, noisy)) or 'none'}")
+        checked = ratio.drop(noisy)
+        worst = (checked if len(checked) else ratio).map(lambda x: abs(x - 1)).idxmax()
+        ok = abs(geo - 1) <= args.target and (not len(checked) or abs(checked[worst] - 1) <= args.worst)
         failed |= not ok
         summary.append(f"# {c}: geometric mean mcb/OSU {geo:.3f} (slowest-rank statistic {geo_slow:.3f}), "
-                       f"worst {ratio[worst]:.3f} at {worst} B: {'within' if ok else 'OUTSIDE'} the targets "
-                       f"({args.target:.0%} mean, {args.worst:.0%} per size)")
+                       f"worst {ratio[worst]:.3f} at {worst} B{' of the sizes not noisy' if noisy else ''}: "
+                       f"{'within' if ok else 'OUTSIDE'} the targets ({args.target:.0%} mean, {args.worst:.0%} per size)")
     print("\n".join(summary))
     return 1 if failed else 0
 

@@ -42,6 +42,8 @@ for s in 4 8 16; do grep -Eq "^allreduce +$s +1000000\.00 " <<<"$out" || fail "n
 grep -Eq "^allreduce +[12] " <<<"$out" && fail "allreduce below 4 B (float)"
 for c in alltoall allgather allreduce; do
   grep -q "^# $c: geometric mean mcb/OSU 0.000.*OUTSIDE the targets" <<<"$out" || fail "no OUTSIDE summary for $c"
+  grep -q "^# $c: noise floor, OSU's even runs / odd runs: geometric mean 1.000, worst 1.000; noisy sizes .*: none" \
+    <<<"$out" || fail "no noise floor line for $c (the stand-in agrees with itself)"
 done
 
 bad() {  # bad EXPECTED ARGS...

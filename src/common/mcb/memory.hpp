@@ -39,7 +39,7 @@ class Memory {
   virtual void ipc_close(void* ptr) const;
 };
 
-/// The host backend (64-byte aligned allocations).
+/// The host backend (page-aligned allocations, as OSU's).
 const Memory& host_memory();
 
 /// Simulation build (SimGrid SMPI) only: host allocations of at least
