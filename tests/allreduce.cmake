@@ -173,7 +173,7 @@ mcb_bad_input(allreduce_shm_factors 8 "shm_recursive_exchange: --factors -3,-2,2
               -- ${AR} --algorithm shm_recursive_exchange "--factors=-3,-2,2,4")
 mcb_bad_input(allreduce_shm_factors_node 8 "the allgather factors multiply to 8, not to the 4 ranks per node"
               -- ${AR} --algorithm shm_recursive_exchange "--factors=-4,8" --ranks-per-node 4)
-mcb_bad_input(allreduce_shm_factor_garbage 4 "'x' is not a factor" -- ${AR} --algorithm shm_recursive_exchange "--factors=-4,x")
+mcb_bad_input(allreduce_shm_factor_garbage 4 "--factors -4,x: 'x' is not an integer" -- ${AR} --algorithm shm_recursive_exchange "--factors=-4,x")
 mcb_bad_input(allreduce_tree_positive 4 "shm_tree: --factors -4,4: the tree takes reduce factors only"
               -- ${AR} --algorithm shm_tree "--factors=-4,4")
 mcb_bad_input(allreduce_tree_product 8 "shm_tree: --factors -2,-2: the reduce_scatter factors multiply to 4, not to the 8"

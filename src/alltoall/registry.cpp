@@ -2,6 +2,7 @@
 #include "hierarchy.hpp"
 #include "mcb/alltoall.hpp"
 #include "mcb/error.hpp"
+#include "mcb/tra_model.hpp"
 #include "tra.hpp"
 
 namespace mcb::alltoall {
@@ -19,6 +20,15 @@ Algorithm family(std::string name, std::string summary, std::vector<ParamSpec> e
   for (auto& p : detail::inner_radix_params()) params.push_back(std::move(p));
   Algorithm a{std::move(name), std::move(summary), std::move(params), std::move(make)};
   a.unsupported = needs_uniform;
+  // The leaders or groups per node (the inner exchanges' radices depend on
+  // the exchange and are checked when it is made).
+  a.check = [algo = a.name](const Layout& layout, const Params& p) {
+    if (!layout.uniform()) return;
+    if (p.has("leaders-per-node") || p.has("procs-per-leader"))
+      detail::procs_per_leader(algo, layout.ranks_per_node(), p);
+    if (p.has("groups-per-node") || p.has("procs-per-group"))
+      detail::locality_groups(algo, layout.ranks_per_node(), layout, p);
+  };
   return a;
 }
 
@@ -40,16 +50,26 @@ const std::vector<Algorithm>& algorithms() {
     v.push_back({"pairwise", "pairwise exchange, P-1 MPI_Sendrecv steps (Algorithm 1)", {}, layout_free(pairwise)});
     v.push_back({"nonblocking", "all Isend/Irecv then one Waitall (Algorithm 2)", {}, layout_free(nonblocking)});
     v.push_back({"bruck", "Bruck, ceil(log2 P) rounds of about P/2 blocks, any P", {}, layout_free(bruck)});
-    v.push_back({"tra",
-                 "tunable-radix alltoall: radix r from 2 (Bruck) to P (spread-out), any P",
-                 {{"radix", "r in [2, P], a list of them (default ceil(sqrt(P)))", "", {}}},
-                 [](const CollArgs& a, const Layout&, const Params& p) { return tra(a, p); }});
+    Algorithm radix{"tra",
+                    "tunable-radix alltoall: radix r from 2 (Bruck) to P (spread-out), any P",
+                    {{"radix", "r in [2, P], a list of them (default ceil(sqrt(P)))", "", {}}},
+                    [](const CollArgs& a, const Layout&, const Params& p) { return tra(a, p); }};
+    radix.check = [](const Layout& layout, const Params& p) {
+      detail::resolve_radix("tra", p, "radix", layout.size(), "ranks", tra_default_radix(layout.size()));
+    };
+    v.push_back(radix);
     Algorithm two_layer{"tra2",
                         "two-layer TRA: intra-node rounds of radix r1, then inter-node rounds of radix r2",
                         {{"radix-intra", "r1 in [2, ranks per node] (default ceil(sqrt(ranks per node)))", "", {}},
                          {"radix-inter", "r2 in [2, nodes] (default the node count)", "", {}}},
                         tra2};
     two_layer.unsupported = needs_uniform;
+    two_layer.check = [](const Layout& layout, const Params& p) {
+      if (!layout.uniform()) return;
+      const int q = layout.ranks_per_node(), nodes = layout.num_nodes();
+      detail::resolve_radix("tra2", p, "radix-intra", q, "ranks per node", tra_default_radix(q));
+      detail::resolve_radix("tra2", p, "radix-inter", nodes, "nodes", nodes);
+    };
     v.push_back(two_layer);
     v.push_back(family("hierarchical", "gather to one leader per node, alltoall among leaders, scatter (Algorithm 3)",
                        {}, hierarchical));

@@ -636,6 +636,34 @@ std::string progress_label(const Config& config, PhaseMode mode, const Options& 
   return label;
 }
 
+// Before the first measurement: every configuration's parameter values
+// against the layout (Algorithm::check, make()'s own messages; a bad value
+// anywhere in a list is an error now, not after the configurations before
+// it ran), and one warning line per parameter given that no selected
+// configuration uses (--radix with --algorithm pairwise), from rank 0.
+// Node counts below the layout's (--nodes) are checked when they run.
+void preflight(const CollectiveSpec& spec, const Options& opt, const Layout& layout, int world_rank) {
+  for (const Config& config : opt.configs) {
+    const Algorithm& a = *std::find_if(spec.algorithms->begin(), spec.algorithms->end(),
+                                       [&](const Algorithm& x) { return x.name == config.algorithm; });
+    if (!a.check || (a.unsupported && !a.unsupported(layout).empty())) continue;
+    const bool given = std::any_of(a.params.begin(), a.params.end(), [&](const ParamSpec& p) {
+      return opt.params.has(p.name) && opt.params.get(p.name) != "all";
+    });
+    if (given) a.check(layout, config.params);
+  }
+  if (world_rank != 0) return;
+  std::string selected;
+  for (const auto& name : opt.algorithms) selected += (selected.empty() ? "" : ", ") + name;
+  for (const auto& [name, value] : opt.params.values()) {
+    const bool used =
+        std::any_of(opt.configs.begin(), opt.configs.end(), [&, n = name](const Config& c) { return c.params.has(n); });
+    if (!used)
+      std::fprintf(stderr, "%s: warning: --%s %s applies to none of the selected configurations (%s); ignored\n",
+                   spec.binary.c_str(), name.c_str(), value.c_str(), selected.c_str());
+  }
+}
+
 int run_all(int argc, char** argv, const CollectiveSpec& spec) {
   int world_rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
@@ -664,6 +692,7 @@ int run_all(int argc, char** argv, const CollectiveSpec& spec) {
       if (n > layout.num_nodes())
         throw Error("--nodes " + std::to_string(n) + ": this run has " + std::to_string(layout.num_nodes()) + " node" +
                     (layout.num_nodes() == 1 ? "" : "s") + " (" + layout.describe() + ")");
+    preflight(spec, opt, layout, world_rank);
     Runner runner(spec, opt, mem, MPI_COMM_WORLD);
     // Steps: node counts x configurations x phase modes x sizes.
     const long modes_x_sizes = static_cast<long>(opt.phase_modes.size() * opt.sizes.size());

@@ -86,6 +86,38 @@ std::vector<int> parse_int_list(const std::string& option, const std::string& te
   return out;
 }
 
+namespace {
+
+bool is_integer(const std::string& s) {
+  std::size_t i = s.size() > 1 && (s[0] == '-' || s[0] == '+') ? 1 : 0;
+  return i < s.size() && s.size() <= 10 &&
+         std::all_of(s.begin() + static_cast<long>(i), s.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
+}
+
+// The parameters without a fixed set of values take integers: a list of
+// them (--leaders-per-node 1,2,4; "all" where the algorithm expands it) or,
+// for the factor lists, alternatives a/b of comma-separated integers (or
+// none). Checked as a whole before anything runs: a bad item anywhere in
+// the list stops the run before its first configuration.
+void check_integers(const ParamSpec& p, const std::string& text, const std::vector<std::string>& values) {
+  for (const auto& v : values) {
+    if (p.list) {
+      if (v != "all" && !is_integer(v))
+        throw Error("--" + p.name + " " + text +
+                    (text == v ? ": expected an integer" : ": '" + v + "' is not an integer"));
+      continue;
+    }
+    if (v == "none") continue;
+    std::stringstream items(v);
+    std::string item;
+    while (std::getline(items, item, ','))
+      if (!is_integer(item)) throw Error("--" + p.name + " " + text + ": '" + item + "' is not an integer");
+    if (v.back() == ',') throw Error("--" + p.name + " " + text + ": empty item in the list");
+  }
+}
+
+}  // namespace
+
 std::vector<Config> expand_configs(const std::vector<Algorithm>& algorithms, const std::vector<std::string>& names,
                                    const std::vector<std::string>& named, const Params& given) {
   std::vector<Config> configs;
@@ -115,6 +147,7 @@ std::vector<Config> expand_configs(const std::vector<Algorithm>& algorithms, con
       }
       if (values.empty() || text.back() == separator)
         throw Error("--" + p.name + " " + text + ": empty item in the list");
+      if (given.has(p.name) && p.choices.empty()) check_integers(p, text, values);
       for (std::size_t i = 0; i < values.size(); ++i)  // each value once, first mention wins
         values.erase(std::remove(values.begin() + static_cast<long>(i) + 1, values.end(), values[i]), values.end());
       std::vector<Params> next;

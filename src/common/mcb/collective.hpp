@@ -111,6 +111,13 @@ struct Algorithm {
   /// on a layout (mcb_pingpong's --active beyond the processes per GPU).
   /// Under "all" such a configuration is left out silently.
   std::function<std::string(const Layout&, const Params&)> unsupported_config;
+  /// Checks one configuration's parameter values against a layout without
+  /// running anything, with make()'s own messages: throws Error when make()
+  /// would refuse them (a radix outside [2, P], leaders that do not divide
+  /// the ranks per node). The benchmarks call it for every configuration
+  /// before the first measurement, so that a bad value in a list stops the
+  /// run before it starts.
+  std::function<void(const Layout&, const Params&)> check;
   /// Works on buffers shared by the processes of a GPU (--procs-per-gpu),
   /// each process its slice, and stages through host copies itself when
   /// !CollArgs::gpu_aware. The others run on one process per GPU, and the
