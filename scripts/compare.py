@@ -39,6 +39,13 @@ very noisy row from hiding a large slowdown: any ratio above
 Rows whose base value is below --min-us (default 0) or not positive are
 skipped (timer resolution). Faster rows are reported but do not fail.
 
+Environment. mcb writes a run metadata record beside each CSV
+(FILE.csv.meta.json: build, MPI library string, MPI-related environment
+variables, placement and bindings, hardware). Before the timings the script
+prints every field that differs between the two sides ("env UCX_TLS: rc ->
+tcp"), or that they are the same; CSVs without a record are counted and
+left out of that comparison.
+
 Output: one line per matched row (sorted by collective, algorithm, params,
 ranks, size), rows present on one side only (count and the first few), the
 ratio's count, min, median, max and geometric mean per algorithm and overall,
@@ -111,6 +118,68 @@ def read_side(path):
         df["file"] = f
         frames.append(df)
     return pd.concat(frames, ignore_index=True)
+
+
+# The run metadata beside each CSV (FILE.csv.meta.json, written by mcb):
+# what is compared between the two sides, flattened to "name: value".
+META_FIELDS = ["mcb_version", "git_commit", "compiler", "build_type", "compile_flags", "mpi_library_string"]
+
+
+def read_metadata(path):
+    """{field: set of values} over the metadata records beside the CSVs of
+    path, and how many CSVs had none. Unreadable records count as missing."""
+    import json
+    fields, missing = {}, 0
+    for f in csv_files(path):
+        try:
+            with open(f + ".meta.json", encoding="utf-8") as fh:
+                rec = json.load(fh)
+        except (OSError, ValueError):
+            missing += 1
+            continue
+        flat = {k: str(rec.get(k)) for k in META_FIELDS if k in rec}
+        place = rec.get("placement") or {}
+        for k in ("ranks", "nodes", "ranks_per_node", "rank_order", "mem"):
+            if k in place:
+                flat[f"placement.{k}"] = str(place[k])
+        per_rank = place.get("per_rank") or []
+        if per_rank:
+            flat["placement.cpus"] = " ".join(f"{r.get('rank')}:{r.get('cpus')}" for r in per_rank)
+            flat["placement.hosts"] = str(len({r.get("host") for r in per_rank})) + " host(s)"
+        hw = rec.get("hardware") or {}
+        for k in ("cpu_model", "packages", "numa_nodes", "cores", "pus"):
+            if k in hw:
+                flat[f"hardware.{k}"] = str(hw[k])
+        for k, v in (hw.get("caches") or {}).items():
+            flat[f"hardware.cache.{k}"] = str(v)
+        for k, v in (rec.get("environment") or {}).items():
+            flat[f"env {k}"] = str(v)
+        for k, v in flat.items():
+            fields.setdefault(k, set()).add(v)
+    return fields, missing
+
+
+def environment_differences(base_path, new_path):
+    """Lines saying what differs between the two sides' run environments."""
+    (base, base_missing), (new, new_missing) = read_metadata(base_path), read_metadata(new_path)
+    lines = []
+    for name, side, missing in (("base", base_path, base_missing), ("new", new_path, new_missing)):
+        if missing:
+            lines.append(f"# environment: {missing} CSV file(s) of {name} ({side}) without run metadata "
+                         "(FILE.csv.meta.json); not compared")
+    if not base or not new:
+        return lines
+
+    def show(values):
+        return "unset" if values is None else " | ".join(sorted(values))
+    diffs = [f"#   {k}: {show(base.get(k))} -> {show(new.get(k))}"
+             for k in sorted(set(base) | set(new)) if base.get(k) != new.get(k)]
+    if diffs:
+        lines.append(f"# environment: {len(diffs)} difference(s) between base and new (base -> new):")
+        lines += diffs
+    else:
+        lines.append("# environment: the same on both sides (build, MPI, environment variables, placement, hardware)")
+    return lines
 
 
 def aggregate(df, stat):
@@ -287,6 +356,8 @@ def main():
         return 2
 
     print(f"# base: {labels[0]} ({args.base}), new: {labels[1]} ({args.new})")
+    for line in environment_differences(args.base, args.new):
+        print(line)
     print(f"# {args.stat}, median over repetitions; REGRESSION if NEW/BASE > 1 + {args.threshold:g} + noise, "
           f"faster if BASE/NEW > 1 + {args.threshold:g} + noise; noise = min(max(noise_base, noise_new), "
           f"{args.max_noise:g})")

@@ -4,16 +4,19 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <fstream>
 #include <memory>
 #include <optional>
 #include <regex>
 
+#include "harness/metadata.hpp"
 #include "harness/options.hpp"
 #include "harness/progress.hpp"
 #include "harness/report.hpp"
@@ -199,6 +202,9 @@ struct Buffers {
 
 class Runner {
  public:
+  /// The run's start (rank 0's clock, UTC, ISO 8601), as every row has it.
+  const std::string& start_time() const { return id_.start_time; }
+
   /// Collective over `world`; its rank 0 (rank 0 of every layout) reports.
   Runner(const CollectiveSpec& spec, const Options& opt, const Memory& mem, MPI_Comm world)
       : spec_(spec),
@@ -636,6 +642,28 @@ std::string progress_label(const Config& config, PhaseMode mode, const Options& 
   return label;
 }
 
+// The run's metadata record beside each output file (FILE.meta.json), once
+// per run, before the first measurement.
+void write_metadata(const CollectiveSpec& spec, const Options& opt, const Layout& layout, const std::string& start,
+                    const std::vector<std::string>& command_line) {
+  if (opt.csv.empty() && opt.json.empty()) return;
+  char buf[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int len = 0;
+  MPI_Get_library_version(buf, &len);
+  std::string library(buf, static_cast<std::size_t>(len));
+  while (!library.empty() && (library.back() == '\0' || std::isspace(static_cast<unsigned char>(library.back()))))
+    library.pop_back();
+  const std::string record = run_metadata(spec.binary, command_line, library, start, to_string(opt.mem), layout);
+  agree_on(layout.comm(), [&] {
+    if (layout.rank() != 0) return;
+    for (const std::string& out : {opt.csv, opt.json}) {
+      if (out.empty()) continue;
+      std::ofstream f(metadata_path(out), std::ios::trunc);
+      if (!(f << record)) throw Error("cannot write the run metadata to " + metadata_path(out));
+    }
+  });
+}
+
 // Before the first measurement: every configuration's parameter values
 // against the layout (Algorithm::check, make()'s own messages; a bad value
 // anywhere in a list is an error now, not after the configurations before
@@ -694,6 +722,7 @@ int run_all(int argc, char** argv, const CollectiveSpec& spec) {
                     (layout.num_nodes() == 1 ? "" : "s") + " (" + layout.describe() + ")");
     preflight(spec, opt, layout, world_rank);
     Runner runner(spec, opt, mem, MPI_COMM_WORLD);
+    write_metadata(spec, opt, layout, runner.start_time(), std::vector<std::string>(argv, argv + argc));
     // Steps: node counts x configurations x phase modes x sizes.
     const long modes_x_sizes = static_cast<long>(opt.phase_modes.size() * opt.sizes.size());
     Progress progress(spec.binary, static_cast<long>(node_counts.size() * opt.configs.size()) * modes_x_sizes,
