@@ -120,6 +120,9 @@ struct Measurement {
   std::vector<std::string> phases;  // unique names, in order of first appearance
   std::vector<Stats> phase_stats;   // rank 0 only
   Stats total;                      // rank 0 only
+  /// With keep_ranks: every rank's total time per iteration, rank-major
+  /// (rank r's iteration i at r * iterations + i), seconds; rank 0 only.
+  std::vector<double> per_rank;
 };
 
 // OSU's loop: barrier once, then per iteration time the operation and
@@ -127,7 +130,8 @@ struct Measurement {
 // after the loop, one reduction takes the max over ranks per iteration
 // (mcb's slowest-rank series) and three take OSU's statistics: the mean,
 // minimum and maximum over ranks of each rank's mean over iterations.
-Measurement measure(const Plan& plan, MPI_Comm comm, int iterations, int warmup, PhaseMode mode, double factor) {
+Measurement measure(const Plan& plan, MPI_Comm comm, int iterations, int warmup, PhaseMode mode, double factor,
+                    bool keep_ranks) {
   Measurement m;
   const auto& phases = plan.phases();
   std::vector<std::size_t> slot(phases.size());
@@ -180,6 +184,13 @@ Measurement measure(const Plan& plan, MPI_Comm comm, int iterations, int warmup,
   MPI_Reduce(mine.data(), sum.data(), n, MPI_DOUBLE, MPI_SUM, 0, comm);
   MPI_Reduce(mine.data(), lo.data(), n, MPI_DOUBLE, MPI_MIN, 0, comm);
   MPI_Reduce(mine.data(), hi.data(), n, MPI_DOUBLE, MPI_MAX, 0, comm);
+  if (keep_ranks) {  // --save-iterations: every rank's totals to rank 0
+    std::vector<double> mine_totals(static_cast<std::size_t>(iterations));
+    for (int it = 0; it < iterations; ++it)
+      mine_totals[static_cast<std::size_t>(it)] = times[static_cast<std::size_t>(it) * width + width - 1];
+    if (rank == 0) m.per_rank.resize(static_cast<std::size_t>(iterations) * static_cast<std::size_t>(size));
+    MPI_Gather(mine_totals.data(), iterations, MPI_DOUBLE, m.per_rank.data(), iterations, MPI_DOUBLE, 0, comm);
+  }
   if (rank != 0) return m;
   const double to_us = 1e6 * factor;
   for (std::size_t s = 0; s < width; ++s) {
@@ -216,7 +227,14 @@ class Runner {
     MPI_Comm_rank(world, &rank);
     // Rank 0 writes the files; an open failure there stops every rank.
     agree_on(world, [&] {
-      if (rank == 0) writer_ = std::make_unique<RowWriter>(opt_.csv, opt_.json);
+      if (rank != 0) return;
+      writer_ = std::make_unique<RowWriter>(opt_.csv, opt_.json);
+      if (!opt_.save_iterations.empty()) {
+        iterations_.open(opt_.save_iterations, std::ios::trunc);
+        if (!iterations_) throw Error("--save-iterations " + opt_.save_iterations + ": cannot open for writing");
+        iterations_ << "benchmark,collective,algorithm,params,ranks,nodes,phase_mode,size_bytes,iteration,rank,"
+                       "time_us,slowest\n";
+      }
     });
     if (rank == 0 && spec_.tool == Tool::breakdown)
       breakdown_ = std::make_unique<BreakdownTable>(stdout, opt_.validate);
@@ -292,7 +310,8 @@ class Runner {
       }
       const int iterations = opt_.iterations > 0 ? opt_.iterations : default_iterations(size);
       const int warmup = opt_.warmup >= 0 ? opt_.warmup : default_warmup(size);
-      Measurement m = measure(plan, layout_->comm(), iterations, warmup, mode, spec_.time_factor);
+      Measurement m =
+          measure(plan, layout_->comm(), iterations, warmup, mode, spec_.time_factor, !opt_.save_iterations.empty());
       std::string validation = "off";
       if (opt_.validate) {
         bool ok = validate(algorithm, plan, args, b, size);
@@ -550,6 +569,7 @@ class Runner {
     else
       table->row(size, m.total, m.phase_stats, validation, setup_us, algbw(m.total), algbw(m.total) * factor);
     if (!writer_) return;
+    save_iterations(algorithm, params, mode, size, iterations, m);
     for (std::size_t s = 0; s <= m.phases.size(); ++s) {
       const bool total = s == m.phases.size();
       const Stats& st = total ? m.total : m.phase_stats[s];
@@ -599,6 +619,33 @@ class Runner {
     }
   }
 
+  // --save-iterations: one row per (iteration, rank) with the rank's total
+  // time; slowest = 1 on the row of the iteration's slowest rank (the first
+  // one on a tie), whose times make the avg_us series.
+  void save_iterations(const Algorithm& algorithm, const std::string& params, PhaseMode mode, std::size_t size,
+                       int iterations, const Measurement& m) {
+    if (!iterations_.is_open() || m.per_rank.empty()) return;
+    const int p = layout_->size();
+    const std::string head = csv_field(spec_.binary) + "," + csv_field(spec_.collective) + "," +
+                             csv_field(algorithm.name) + "," + csv_field(params) + "," + std::to_string(p) + "," +
+                             std::to_string(layout_->num_nodes()) + "," + to_string(mode) + "," + std::to_string(size) +
+                             ",";
+    const double to_us = 1e6 * spec_.time_factor;
+    char num[32];
+    for (int it = 0; it < iterations; ++it) {
+      int slowest = 0;
+      for (int r = 1; r < p; ++r)
+        if (m.per_rank[static_cast<std::size_t>(r) * iterations + it] >
+            m.per_rank[static_cast<std::size_t>(slowest) * iterations + it])
+          slowest = r;
+      for (int r = 0; r < p; ++r) {
+        std::snprintf(num, sizeof num, "%.3f", m.per_rank[static_cast<std::size_t>(r) * iterations + it] * to_us);
+        iterations_ << head << it << ',' << r << ',' << num << ',' << (r == slowest ? 1 : 0) << '\n';
+      }
+    }
+    iterations_.flush();
+  }
+
   const CollectiveSpec& spec_;
   const Options& opt_;
   const Memory& mem_;
@@ -609,6 +656,7 @@ class Runner {
   bool writer_rank_ = true;        // the first process of its GPU, or every rank
   std::optional<Layout> leaders_;  // one process per GPU (the first ones only)
   std::unique_ptr<RowWriter> writer_;
+  std::ofstream iterations_;  // --save-iterations, rank 0
   std::unique_ptr<BreakdownTable> breakdown_;
   bool header_printed_ = false;
 };

@@ -229,6 +229,8 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
   app.add_option("-T,--type", type, "element type: " + type_list)->capture_default_str();
   app.add_option("--csv", o.csv, "write one CSV row per (algorithm, size, phase) to FILE");
   app.add_option("--json", o.json, "write the same rows as JSON Lines to FILE");
+  app.add_option("--save-iterations", o.save_iterations,
+                 "write every iteration's time on every rank, and which rank was the slowest, to FILE (CSV)");
   if (breakdown)
     app.add_option("--algorithm", algos, "the algorithm to break down into phases (see --list)")->required();
   else

@@ -45,6 +45,8 @@ struct Options {
   GpuAware gpu_aware = GpuAware::automatic;
   Datatype type;
   std::string csv, json;
+  /// --save-iterations FILE: every iteration's total time on every rank (CSV).
+  std::string save_iterations;
   std::vector<std::string> algorithms;  // resolved names, in the order given
   LayoutOptions layout;
   std::vector<PhaseMode> phase_modes{PhaseMode::embedded};
