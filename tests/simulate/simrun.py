@@ -16,7 +16,9 @@ def simulate(py, build, platform, nodes, k, out, mcb_args, timeout=240):
     if proc.returncode != 0:
         sys.exit(f"FAIL: simulate.py exited {proc.returncode}")
     rows = {}
-    for name in os.listdir(out):
+    for name in sorted(os.listdir(out)):
+        if not name.endswith(".csv"):  # the run metadata (.csv.meta.json) beside each CSV
+            continue
         with open(os.path.join(out, name), newline="") as f:
             for r in csv.DictReader(f):
                 rows[(r["algorithm"], r["params"], int(r["size_bytes"]), r["phase"])] = r
