@@ -25,7 +25,7 @@ Not a test: timings on a shared machine vary; run 2 ranks bound to cores
 
     /usr/bin/python3 scripts/osu_parity.py --osu ~/osu-micro-benchmarks-7.4 [--build build]
         [--mpi openmpi|mpich] [-n 2] [-m 1:1048576] [--runs 6]
-        [--collectives alltoall,allgather,allreduce] [--target 0.03] [--worst 0.05]
+        [--collectives alltoall,allgather,allreduce] [--target 0.03] [--worst 0.05] [-i N]
 """
 import argparse
 import math
@@ -94,6 +94,8 @@ def main():
     p.add_argument("--collectives", default=",".join(COLLECTIVES))
     p.add_argument("--target", type=float, default=0.03, help="geometric-mean tolerance (default 0.03)")
     p.add_argument("--worst", type=float, default=0.05, help="per-size tolerance (default 0.05)")
+    p.add_argument("-i", "--iterations", type=int, help="timed iterations at every size for both tools (OSU's -i, "
+                   "warm-up a tenth of it; default: each tool's own, 1000 up to 8 KiB and 100 above)")
     p.add_argument("--csv", help="write every run's numbers to this file")
     args = p.parse_args()
     if not re.fullmatch(r"\d+:\d+|\d+", args.m):
@@ -104,6 +106,9 @@ def main():
             die(f"--collectives {c}: expected alltoall, allgather or allreduce")
     if args.runs < 1:
         die("--runs must be at least 1")
+    if args.iterations is not None and args.iterations < 1:
+        die("--iterations must be at least 1")
+    counts = [] if args.iterations is None else ["-i", str(args.iterations), "-x", str(max(args.iterations // 10, 1))]
     tools = {}
     for c in colls:
         osu = find_osu(args.osu, c)
@@ -122,9 +127,9 @@ def main():
                 osu, mcb = tools[c]
                 sizes = sizes_range(args.m, 4 if c == "allreduce" else 1)
                 osu_type = ["-T", "mpi_float"] if c == "allreduce" else []
-                for size, avg in parse_osu(run(launcher(args) + [osu, "-f", "-m", sizes] + osu_type)).items():
+                for size, avg in parse_osu(run(launcher(args) + [osu, "-f", "-m", sizes] + osu_type + counts)).items():
                     rows.append({"collective": c, "run": r, "size": size, "tool": "osu", "avg_us": avg})
-                run(launcher(args) + [mcb, "--algorithm", "system", "-m", sizes, "--csv", csv])
+                run(launcher(args) + [mcb, "--algorithm", "system", "-m", sizes, "--csv", csv] + counts)
                 df = pd.read_csv(csv)
                 for _, row in df[df["phase"] == "total"].iterrows():
                     rows.append({"collective": c, "run": r, "size": int(row["size_bytes"]), "tool": "mcb",
