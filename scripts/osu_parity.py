@@ -24,7 +24,7 @@ Not a test: timings on a shared machine vary; run 2 ranks bound to cores
 (the default) on an idle machine.
 
     /usr/bin/python3 scripts/osu_parity.py --osu ~/osu-micro-benchmarks-7.4 [--build build]
-        [--mpi openmpi|mpich] [-n 2] [-m 1:1048576] [--runs 6]
+        [--mpi openmpi|mpich] [-n 2] [-m 1:1048576] [--runs 12]
         [--collectives alltoall,allgather,allreduce] [--target 0.03] [--worst 0.05] [-i N]
 """
 import argparse
@@ -90,7 +90,7 @@ def main():
     p.add_argument("-n", type=int, default=2, help="ranks (default 2)")
     p.add_argument("--bind", default="core", help="the launcher's binding (default core)")
     p.add_argument("-m", default="1:1048576", help="MIN:MAX bytes, sizes doubling (default 1:1048576)")
-    p.add_argument("--runs", type=int, default=6, help="interleaved runs per tool, the minimum kept (default 6)")
+    p.add_argument("--runs", type=int, default=12, help="interleaved runs per tool, the minimum kept (default 12)")
     p.add_argument("--collectives", default=",".join(COLLECTIVES))
     p.add_argument("--target", type=float, default=0.03, help="geometric-mean tolerance (default 0.03)")
     p.add_argument("--worst", type=float, default=0.05, help="per-size tolerance (default 0.05)")
