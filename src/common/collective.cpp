@@ -1,5 +1,7 @@
 #include "mcb/collective.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <memory>
 
@@ -33,6 +35,12 @@ bool Params::has(const std::string& name) const { return values_.count(name) != 
 std::string Params::get(const std::string& name, const std::string& fallback) const {
   auto it = values_.find(name);
   return it == values_.end() ? fallback : it->second;
+}
+
+bool Params::is_integer(const std::string& text) {
+  const std::size_t i = text.size() > 1 && (text[0] == '-' || text[0] == '+') ? 1 : 0;
+  return i < text.size() && text.size() <= 10 &&
+         std::all_of(text.begin() + static_cast<long>(i), text.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
 long Params::get_int(const std::string& name, long fallback) const {

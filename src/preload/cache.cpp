@@ -86,46 +86,46 @@ void free_comm_caches() {
   MPI_Comm_free_keyval(&comm_keyval);
 }
 
+namespace {
+
+// The two most-recently-used lists (shapes, plans), front = most recent.
+
+// The first element matching `hit`, moved to the front; or nullptr.
+template <class T, class Pred>
+T* move_to_front(std::vector<T>& v, Pred hit) {
+  auto it = std::find_if(v.begin(), v.end(), hit);
+  if (it == v.end()) return nullptr;
+  std::rotate(v.begin(), it, it + 1);
+  return &v.front();
+}
+
+// `item` in front; drops from the back beyond `limit`, returns how many.
+template <class T>
+int push_front_bounded(std::vector<T>& v, T item, int limit) {
+  v.insert(v.begin(), std::move(item));
+  const int dropped = std::max(0, static_cast<int>(v.size()) - limit);
+  v.resize(v.size() - static_cast<std::size_t>(dropped));
+  return dropped;
+}
+
+}  // namespace
+
 Shape* find_shape(CommCache& cache, const ShapeKey& key) {
-  auto& v = cache.shapes[index(key.coll)];
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (!(v[i]->key == key)) continue;
-    if (i > 0) std::rotate(v.begin(), v.begin() + static_cast<long>(i), v.begin() + static_cast<long>(i) + 1);
-    return v.front().get();
-  }
-  return nullptr;
+  auto* found = move_to_front(cache.shapes[index(key.coll)], [&](const auto& s) { return s->key == key; });
+  return found ? found->get() : nullptr;
 }
 
 int insert_shape(CommCache& cache, std::unique_ptr<Shape> shape, int limit) {
   auto& v = cache.shapes[index(shape->key.coll)];
-  v.insert(v.begin(), std::move(shape));
-  int dropped = 0;
-  while (static_cast<int>(v.size()) > limit) {
-    v.pop_back();
-    ++dropped;
-  }
-  return dropped;
+  return push_front_bounded(v, std::move(shape), limit);
 }
 
 PlanEntry* find_plan(Shape& shape, const void* send, const void* recv) {
-  auto& v = shape.plans;
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (v[i].send != send || v[i].recv != recv) continue;
-    if (i > 0) std::rotate(v.begin(), v.begin() + static_cast<long>(i), v.begin() + static_cast<long>(i) + 1);
-    return &v.front();
-  }
-  return nullptr;
+  return move_to_front(shape.plans, [&](const PlanEntry& e) { return e.send == send && e.recv == recv; });
 }
 
 int insert_plan(Shape& shape, PlanEntry entry, int limit) {
-  auto& v = shape.plans;
-  v.insert(v.begin(), std::move(entry));
-  int dropped = 0;
-  while (static_cast<int>(v.size()) > limit) {
-    v.pop_back();
-    ++dropped;
-  }
-  return dropped;
+  return push_front_bounded(shape.plans, std::move(entry), limit);
 }
 
 }  // namespace mcb::preload

@@ -59,12 +59,6 @@ std::vector<std::string> split(const std::string& text, char sep) {
   return out;
 }
 
-bool is_integer(const std::string& s) {
-  std::size_t i = s[0] == '-' || s[0] == '+' ? 1 : 0;
-  return s.size() > i && s.size() <= 10 &&
-         std::all_of(s.begin() + static_cast<long>(i), s.end(), [](unsigned char c) { return std::isdigit(c); });
-}
-
 std::string join_names(const std::vector<std::string>& names) {
   std::string out;
   for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
@@ -85,7 +79,7 @@ void check_value(const Algorithm& a, const ParamSpec& p, const std::string& valu
       throw Error(head + "one value per parameter (the benchmarks' lists do not apply here)");
     // The radices of tra and tra2 start at 2 whatever the communicator.
     const long least = p.name.rfind("radix", 0) == 0 ? 2 : 1;
-    if (!is_integer(value) || std::atol(value.c_str()) < least)
+    if (!Params::is_integer(value) || std::atol(value.c_str()) < least)
       throw Error(head + (least == 2 ? "expected an integer >= 2" : "expected a positive integer"));
     return;
   }
@@ -95,11 +89,11 @@ void check_value(const Algorithm& a, const ParamSpec& p, const std::string& valu
     throw Error(head + "one value per parameter (the benchmarks' alternatives a/b do not apply here)");
   if (value == "none") return;  // --node-factors none
   for (const auto& item : split(value, ','))
-    if (item.empty() || !is_integer(item)) throw Error(head + "'" + item + "' is not an integer");
+    if (item.empty() || !Params::is_integer(item)) throw Error(head + "'" + item + "' is not an integer");
 }
 
 int parse_positive(const char* name, const std::string& text) {
-  if (!is_integer(text) || std::atol(text.c_str()) < 1)
+  if (!Params::is_integer(text) || std::atol(text.c_str()) < 1)
     throw Error(std::string(name) + "=" + text + ": expected a positive integer");
   return std::atoi(text.c_str());
 }

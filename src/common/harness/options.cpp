@@ -88,12 +88,6 @@ std::vector<int> parse_int_list(const std::string& option, const std::string& te
 
 namespace {
 
-bool is_integer(const std::string& s) {
-  std::size_t i = s.size() > 1 && (s[0] == '-' || s[0] == '+') ? 1 : 0;
-  return i < s.size() && s.size() <= 10 &&
-         std::all_of(s.begin() + static_cast<long>(i), s.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
-}
-
 // The parameters without a fixed set of values take integers: a list of
 // them (--leaders-per-node 1,2,4; "all" where the algorithm expands it) or,
 // for the factor lists, alternatives a/b of comma-separated integers (or
@@ -102,7 +96,7 @@ bool is_integer(const std::string& s) {
 void check_integers(const ParamSpec& p, const std::string& text, const std::vector<std::string>& values) {
   for (const auto& v : values) {
     if (p.list) {
-      if (v != "all" && !is_integer(v))
+      if (v != "all" && !Params::is_integer(v))
         throw Error("--" + p.name + " " + text +
                     (text == v ? ": expected an integer" : ": '" + v + "' is not an integer"));
       continue;
@@ -111,7 +105,7 @@ void check_integers(const ParamSpec& p, const std::string& text, const std::vect
     std::stringstream items(v);
     std::string item;
     while (std::getline(items, item, ','))
-      if (!is_integer(item)) throw Error("--" + p.name + " " + text + ": '" + item + "' is not an integer");
+      if (!Params::is_integer(item)) throw Error("--" + p.name + " " + text + ": '" + item + "' is not an integer");
     if (v.back() == ',') throw Error("--" + p.name + " " + text + ": empty item in the list");
   }
 }

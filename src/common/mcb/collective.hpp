@@ -63,6 +63,10 @@ class Params {
   std::string get(const std::string& name, const std::string& fallback = "") const;
   /// Integer value; throws Error naming the parameter if it is not one.
   long get_int(const std::string& name, long fallback) const;
+  /// Whether `text` is a decimal integer that fits a long: an optional sign
+  /// and 1 to 10 characters in all (the benchmarks' and the preload's
+  /// parameter values).
+  static bool is_integer(const std::string& text);
   const std::map<std::string, std::string>& values() const { return values_; }
 
  private:
