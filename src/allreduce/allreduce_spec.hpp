@@ -24,6 +24,7 @@ inline CollectiveSpec allreduce_spec(const char* binary, const std::vector<Algor
   spec.types = {"float", "int", "double"};
   spec.size_unit = "bytes of the vector";
   spec.gpus = true;
+  spec.registered_buffers = true;
   return spec;
 }
 

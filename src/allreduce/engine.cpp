@@ -1,24 +1,25 @@
-// Persistent and blocking plans over an Engine (see engine.hpp).
+// Persistent and blocking plans over an algorithm's Engines (see engine.hpp).
 #include "engine.hpp"
 
 #include <mpi.h>
-
-#include <map>
+#include <cstdio>
+#include <cstring>
 
 #include "mcb/error.hpp"
+#include "vector.hpp"
 
 namespace mcb::allreduce::detail {
 
 namespace {
 
-using Cache = std::map<std::string, std::shared_ptr<Engine>>;
+using Cache = std::map<std::string, std::shared_ptr<Engines>>;
 
 int delete_cache(MPI_Comm, int, void* cache, void*) {
   delete static_cast<Cache*>(cache);
   return MPI_SUCCESS;
 }
 
-// The engines of a communicator, freed with it (MPI_Comm_free, or
+// The set-up algorithms of a communicator, freed with it (MPI_Comm_free, or
 // MPI_Finalize for MPI_COMM_WORLD).
 Cache& cache_of(MPI_Comm comm) {
   static int keyval = MPI_KEYVAL_INVALID;
@@ -33,7 +34,68 @@ Cache& cache_of(MPI_Comm comm) {
   return *static_cast<Cache*>(value);
 }
 
+const void* input_of(const void* send, void* recv) { return send == MPI_IN_PLACE ? recv : send; }
+
 }  // namespace
+
+const Engine& Engines::get(Path p) {
+  std::shared_ptr<Engine>& e = made_[p];
+  if (!e) e = make_(p);
+  return *e;
+}
+
+CmaScratch::CmaScratch(int sources) {
+  chunk_ = 0;
+  if (sources <= 0) return;
+  // 256 KiB in all (half of a typical L2), at least a page per source.
+  const std::size_t per = (256 * 1024) / static_cast<std::size_t>(std::max(1, sources));
+  chunk_ = std::max<std::size_t>(4096, per / kCacheLine * kCacheLine);
+  bytes_.resize(chunk_ * static_cast<std::size_t>(std::max(1, sources)));
+}
+
+void cma_read_or_abort(pid_t pid, void* local, std::uintptr_t remote, std::size_t bytes) {
+  if (const int rc = cma_read(pid, local, remote, bytes); rc != 0) {
+    std::fprintf(stderr, "mcb: cross-memory attach from pid %d failed after the probe allowed it: %s\n",
+                 static_cast<int>(pid), std::strerror(rc));
+    MPI_Abort(MPI_COMM_WORLD, 3);
+  }
+}
+
+void sum_inputs(const Call& c, int me, const std::vector<pid_t>& pids, const std::vector<int>& from, std::size_t lo,
+                std::size_t hi, char* const* dsts, int nd, CmaScratch& scratch, const CollArgs& args) {
+  if (hi <= lo) return;
+  const std::size_t elem = args.type_bytes();
+  const int k = static_cast<int>(from.size());
+  std::vector<const void*> srcs(from.size());
+  std::vector<void*> to(static_cast<std::size_t>(nd));
+  if (c.reach->path == Path::registered) {
+    for (int i = 0; i < k; ++i) {
+      const int x = from[static_cast<std::size_t>(i)];
+      srcs[static_cast<std::size_t>(i)] = (x == me ? c.in() : c.reach->in[static_cast<std::size_t>(x)]) + lo;
+    }
+    for (int d = 0; d < nd; ++d) to[static_cast<std::size_t>(d)] = dsts[d] + lo;
+    reduce_many_to(to.data(), nd, srcs.data(), k, static_cast<int>((hi - lo) / elem), args.type, args.op);
+    return;
+  }
+  // cma: chunk by chunk, the others' parts into the scratch, then one sum.
+  for (std::size_t at = lo; at < hi; at += scratch.chunk()) {
+    const std::size_t len = std::min(scratch.chunk(), hi - at);
+    int slot = 0;
+    for (int i = 0; i < k; ++i) {
+      const int x = from[static_cast<std::size_t>(i)];
+      if (x == me) {
+        srcs[static_cast<std::size_t>(i)] = c.in() + at;
+        continue;
+      }
+      char* buf = scratch.at(slot++);
+      const pid_t pid = pids[static_cast<std::size_t>(x)];
+      cma_read_or_abort(pid, buf, c.reach->remote_in[static_cast<std::size_t>(x)] + at, len);
+      srcs[static_cast<std::size_t>(i)] = buf;
+    }
+    for (int d = 0; d < nd; ++d) to[static_cast<std::size_t>(d)] = dsts[d] + at;
+    reduce_many_to(to.data(), nd, srcs.data(), k, static_cast<int>(len / elem), args.type, args.op);
+  }
+}
 
 ParamSpec interface_param() {
   return {"interface",
@@ -44,32 +106,68 @@ ParamSpec interface_param() {
 }
 
 Plan engine_plan(const std::string& who, const CollArgs& args, const Params& params, const Resolved& resolved,
-                 std::function<std::shared_ptr<Engine>()> make) {
+                 MPI_Comm dom, std::function<std::shared_ptr<Engines>()> setup,
+                 const std::function<double(Path)>& traffic, const std::string& copy_in_only) {
   const std::string interface = params.get("interface", "persistent");
-  Plan plan;
+  const std::string requested = params.get("copy", "auto");
+  if (interface != "persistent" && interface != "blocking")
+    throw Error("--interface " + interface + ": expected persistent or blocking");
   const void* send = args.sendbuf;
   void* recv = args.recvbuf;
+  const std::size_t bytes = args.block_bytes();
+
+  // The path for these buffers: each domain agrees from its ranks'
+  // descriptors, then the lowest over the communicator, so that every rank
+  // runs the same phases.
+  const Peers peers = discover_peers(dom);
+  int size = 0;
+  MPI_Comm_size(dom, &size);
+  const Descriptor mine = describe(input_of(send, recv), recv, bytes, peers);
+  auto all = std::make_shared<std::vector<Descriptor>>(static_cast<std::size_t>(size));
+  MPI_Allgather(&mine, sizeof(Descriptor), MPI_BYTE, all->data(), sizeof(Descriptor), MPI_BYTE, dom);
+  int lowest = copy_in_only.empty() ? static_cast<int>(choose(*all, peers, requested)) : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &lowest, 1, MPI_INT, MPI_MIN, args.comm);
+  const Path path = static_cast<Path>(lowest);
+  if (!copy_in_only.empty() && requested != "auto" && requested != "copy-in")
+    throw Error(who + ": --copy " + requested + ": only copy-in here (" + copy_in_only + ")");
+  if (requested == "registered" && path != Path::registered)
+    throw Error(who +
+                ": --copy registered: not every rank's send and receive buffers are registered (allocate them "
+                "with mcb::shm_allocate; in the benchmarks, --buffers registered)");
+  if (requested == "cma" && path != Path::cma)
+    throw Error(who + ": --copy cma: cross-memory attach is refused" +
+                (peers.cma ? std::string(" on another node") : ": " + peers.cma_why));
+  Plan plan;
+  plan.add_note(who + ": copy path " + to_string(path) +
+                (peers.cma ? std::string() : "; cross-memory attach refused: " + peers.cma_why));
   if (interface == "persistent") {
-    std::shared_ptr<Engine> engine = make();
-    for (const auto& phase : engine->phases)
-      plan.add(phase.name, [engine, run = &phase.run, send, recv] { (*run)(send, recv); });
-  } else if (interface == "blocking") {
+    std::shared_ptr<Engines> engines = setup();
+    auto r = std::make_shared<const Reach>(reach(*all, path));
+    const Call call{send, recv, r.get()};
+    for (const auto& phase : engines->get(path).phases)
+      plan.add(phase.name, [engines, r, call, run = &phase.run] { (*run)(call); });
+  } else {
     char type_name[MPI_MAX_OBJECT_NAME] = {};
     int len = 0;
     MPI_Type_get_name(args.type, type_name, &len);
     std::string key = who + ";count=" + std::to_string(args.count) + ";type=" + type_name +
                       ";op=" + std::to_string(MPI_Op_c2f(args.op));
     for (const auto& [name, value] : resolved) key += ";" + name + "=" + value;
-    plan.add("allreduce", [comm = args.comm, key, make = std::move(make), send, recv] {
-      std::shared_ptr<Engine>& engine = cache_of(comm)[key];
-      if (!engine) engine = make();
-      for (const auto& phase : engine->phases) phase.run(send, recv);
+    plan.add("allreduce", [comm = args.comm, key, setup = std::move(setup), send, recv, bytes, requested,
+                           direct = copy_in_only.empty()] {
+      std::shared_ptr<Engines>& engines = cache_of(comm)[key];
+      if (!engines) engines = setup();
+      ShmSegment& seg = engines->seg();
+      const std::vector<Descriptor> all = seg.exchange(describe(input_of(send, recv), recv, bytes, seg.peers()));
+      const Reach r = reach(all, direct ? choose(all, seg.peers(), requested) : Path::copy_in);
+      const Call call{send, recv, &r};
+      for (const auto& phase : engines->get(r.path).phases) phase.run(call);
     });
-  } else {
-    throw Error("--interface " + interface + ": expected persistent or blocking");
   }
   for (const auto& [name, value] : resolved) plan.set_param(name, value);
   plan.set_param("interface", interface);
+  plan.set_param("copy", to_string(path));
+  plan.set_traffic(traffic(path));
   return plan;
 }
 

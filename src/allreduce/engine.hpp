@@ -1,47 +1,112 @@
 // The two interfaces of the shared-memory allreduces
-// (allreduce-shared-memory-multiradix, Section 4). An Engine is an
-// allreduce set up once for a communicator, a count and a type: its phases
-// run on whatever send and receive buffers a call brings.
-//   persistent: the plan owns an engine set up in the factory (the setup is
-//               the plan's setup, timed by the harness as setup_us), like
-//               MPI_Allreduce_init + MPI_Start/MPI_Wait;
-//   blocking:   the plan's one phase "allreduce" looks the engine up in a
+// (allreduce-shared-memory-multiradix, Section 4). An algorithm is set up
+// once for a communicator, a count and a type (its node segment, schedule
+// and inter-node plan: Engines), and has one Engine per copy path
+// (copy_path.hpp), whose phases run on whatever buffers a call brings.
+//   persistent: the plan sets up in the factory (timed by the harness as
+//               setup_us), like MPI_Allreduce_init + MPI_Start/MPI_Wait,
+//               and decides the copy path there from the buffers it was
+//               given (registered at init);
+//   blocking:   the plan's one phase "allreduce" looks the setup up in a
 //               cache attached to the communicator, keyed by algorithm,
 //               count, type, operation and parameters, and sets it up on
-//               the first call (lazily, inside that call); the cache goes
-//               with the communicator.
+//               the first call (lazily, inside that call); every call
+//               publishes its buffers in the segment and the domain agrees
+//               on the path for that call. The cache goes with the
+//               communicator.
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "copy_path.hpp"
 #include "mcb/collective.hpp"
 #include "mcb/plan.hpp"
+#include "shm.hpp"
 
 namespace mcb::allreduce::detail {
+
+/// One call: this rank's buffers and every domain rank's as the path reaches them.
+struct Call {
+  const void* send = nullptr;
+  void* recv = nullptr;
+  const Reach* reach = nullptr;
+  /// My input: the send buffer, or the receive buffer in place.
+  const char* in() const { return static_cast<const char*>(send == MPI_IN_PLACE ? recv : send); }
+};
 
 struct Engine {
   struct Phase {
     std::string name;
-    std::function<void(const void* send, void* recv)> run;
+    std::function<void(const Call&)> run;
   };
   std::vector<Phase> phases;
 };
+
+/// An algorithm set up on a domain: the segment, and an engine per path,
+/// made on first use by `make` (which must not communicate: everything
+/// collective happens when the Engines are made).
+class Engines {
+ public:
+  Engines(std::shared_ptr<ShmSegment> seg, std::function<std::shared_ptr<Engine>(Path)> make)
+      : seg_(std::move(seg)), make_(std::move(make)) {}
+  ShmSegment& seg() const { return *seg_; }
+  const Engine& get(Path p);
+
+ private:
+  std::shared_ptr<ShmSegment> seg_;
+  std::function<std::shared_ptr<Engine>(Path)> make_;
+  std::map<Path, std::shared_ptr<Engine>> made_;
+};
+
+/// Scratch for cross-memory attach: a chunk per source, together small
+/// enough to stay in the core's cache while the chunk is summed.
+class CmaScratch {
+ public:
+  explicit CmaScratch(int sources);
+  std::size_t chunk() const { return chunk_; }
+  char* at(int i) { return bytes_.data() + static_cast<std::size_t>(i) * chunk_; }
+
+ private:
+  std::size_t chunk_;
+  std::vector<char> bytes_;
+};
+
+/// cma_read, where the probe allowed it: a refusal now aborts the job
+/// with the reason (it cannot be agreed on in the middle of a call).
+void cma_read_or_abort(pid_t pid, void* local, std::uintptr_t remote, std::size_t bytes);
+
+/// The first stage of a registered or cma call: the sum over the inputs of
+/// the domain ranks `from` (me included) of bytes [lo, hi), written at the
+/// same offsets into each of the nd buffers `dsts` (their starts).
+/// registered: read in place; cma: the others' chunks read with
+/// process_vm_readv into `scratch`, then summed (a refusal now, after the
+/// probe allowed it, aborts the job with the reason).
+void sum_inputs(const Call& c, int me, const std::vector<pid_t>& pids, const std::vector<int>& from, std::size_t lo,
+                std::size_t hi, char* const* dsts, int nd, CmaScratch& scratch, const CollArgs& args);
 
 /// The --interface parameter: persistent (default) or blocking.
 ParamSpec interface_param();
 
 using Resolved = std::vector<std::pair<std::string, std::string>>;
 
-/// A plan on args' buffers from an engine made by `make` now (persistent)
-/// or on the first execution and cached per (args.comm, `who`, count,
-/// type, op, `resolved`) (blocking, per params' --interface). `resolved`: the
-/// parameters as the algorithm resolved them (checked before, so that
-/// `make` cannot fail on bad input), for the report and the cache key.
+/// A plan on args' buffers over the Engines that `setup` makes now
+/// (persistent) or on the first execution, cached per (args.comm, `who`,
+/// count, type, op, `resolved`) (blocking, per params' --interface), on
+/// the ranks of `dom` (the segment's communicator). The copy path (--copy)
+/// is decided now from args' buffers, the same on every rank of args.comm,
+/// and reported as the parameter copy=...; a path named in --copy that
+/// cannot run is an Error. `copy_in_only`: why the algorithm has only the
+/// copy-in path here ("" when it has all three). `traffic(path)`: the bytes this rank reads and
+/// writes per call (Plan::traffic). `resolved`: the parameters as the
+/// algorithm resolved them (checked before, so that `setup` cannot fail on
+/// bad input), for the report and the cache key.
 Plan engine_plan(const std::string& who, const CollArgs& args, const Params& params, const Resolved& resolved,
-                 std::function<std::shared_ptr<Engine>()> make);
+                 MPI_Comm dom, std::function<std::shared_ptr<Engines>()> setup,
+                 const std::function<double(Path)>& traffic, const std::string& copy_in_only = "");
 
 }  // namespace mcb::allreduce::detail

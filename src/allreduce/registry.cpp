@@ -51,14 +51,15 @@ const std::vector<Algorithm>& algorithms() {
              "multi-process per GPU, multi-lane: the lane algorithm on each process's slice",
              {detail::inner_node_param(), detail::node_factors_param()},
              ppg_lane});
-    Algorithm rx{"shm_recursive_exchange",
-                 "shared-memory recursive exchange: reduce_scatter and allgather stages of flexible factors",
-                 {detail::factors_param(
-                      "=-f1,-f2,...,g1,g2,...: reduce_scatter (negative) and allgather (positive) factors, each "
-                      "multiplying to the ranks per node; alternatives separated by / (default: prime factors merged "
-                      "up to 8, mirrored)"),
-                  detail::inner_node_param(), detail::node_factors_param(), detail::interface_param()},
-                 shm_recursive_exchange};
+    Algorithm rx{
+        "shm_recursive_exchange",
+        "shared-memory recursive exchange: reduce_scatter and allgather stages of flexible factors",
+        {detail::factors_param(
+             "=-f1,-f2,...,g1,g2,...: reduce_scatter (negative) and allgather (positive) factors, each "
+             "multiplying to the ranks per node; alternatives separated by / (default: prime factors merged "
+             "up to 8, mirrored)"),
+         detail::inner_node_param(), detail::node_factors_param(), detail::interface_param(), detail::copy_param()},
+        shm_recursive_exchange};
     rx.unsupported = detail::shm_unsupported;
     detail::needs_shared_memory(rx);
     v.push_back(rx);
@@ -66,7 +67,7 @@ const std::vector<Algorithm>& algorithms() {
         "shm_tree",
         "shared-memory tree: reduce stages into local rank 0, one leader per node (or region) across nodes, copy out",
         {detail::tree_factors_param(), detail::inner_node_param(), detail::node_factors_param(),
-         detail::interface_param()},
+         detail::interface_param(), detail::copy_param()},
         shm_tree};
     tree.unsupported = rx.unsupported;
     detail::needs_shared_memory(tree);

@@ -33,7 +33,7 @@ const std::vector<Algorithm>& reduce_algorithms() {
     v.push_back({"system", "the system MPI's MPI_Reduce to rank 0", {}, layout_free(system_reduce)});
     Algorithm tree{"shm_tree",
                    "shared-memory tree: reduce stages into local rank 0, leaders' MPI_Reduce across nodes",
-                   {detail::tree_factors_param(), detail::interface_param()},
+                   {detail::tree_factors_param(), detail::interface_param(), detail::copy_param()},
                    shm_tree_reduce};
     tree.unsupported = detail::shm_unsupported;
     detail::needs_shared_memory(tree);
@@ -49,7 +49,7 @@ const std::vector<Algorithm>& bcast_algorithms() {
     v.push_back({"system", "the system MPI's MPI_Bcast from rank 0", {}, layout_free(system_bcast)});
     Algorithm tree{"shm_tree",
                    "shared-memory bcast: rank 0 copies in, leaders' MPI_Bcast across nodes, every rank copies out",
-                   {detail::interface_param()},
+                   {detail::interface_param(), detail::copy_param()},
                    shm_tree_bcast};
     tree.unsupported = detail::shm_unsupported;
     detail::needs_shared_memory(tree);

@@ -37,6 +37,7 @@ inline CollectiveSpec bcast_spec(const char* binary, const std::vector<Algorithm
   CollectiveSpec spec{binary, "bcast", algorithms, vector, vector, send_value, reference};
   spec.in_place_offset = [](int, int, std::size_t) { return std::size_t{0}; };
   spec.size_unit = "bytes of the vector";
+  spec.registered_buffers = true;
   return spec;
 }
 

@@ -14,10 +14,19 @@ namespace mcb::allreduce::detail {
 
 static_assert(std::atomic<std::uint32_t>::is_always_lock_free, "flags must be lock-free to live in shared memory");
 
-ShmSegment::ShmSegment(MPI_Comm node, std::size_t bytes) {
+namespace {
+
+// Per rank: the flag's cache line, then two descriptor slots.
+constexpr std::size_t kSlot = 2 * kCacheLine;
+constexpr std::size_t kHeader = kCacheLine + 2 * kSlot;
+static_assert(sizeof(Descriptor) <= kSlot, "a descriptor must fit its slot");
+
+}  // namespace
+
+ShmSegment::ShmSegment(MPI_Comm node, std::size_t bytes) : peers_(discover_peers(node)) {
   MPI_Comm_rank(node, &rank_);
   MPI_Comm_size(node, &size_);
-  const std::size_t region = kCacheLine + (bytes + kCacheLine - 1) / kCacheLine * kCacheLine;
+  const std::size_t region = kHeader + (bytes + kCacheLine - 1) / kCacheLine * kCacheLine;
   char* mine = nullptr;
   MPI_Info info;
   MPI_Info_create(&info);
@@ -34,7 +43,7 @@ ShmSegment::ShmSegment(MPI_Comm node, std::size_t bytes) {
     char* base = nullptr;
     MPI_Win_shared_query(win_, q, &got, &unit, &base);
     flags_[static_cast<std::size_t>(q)] = reinterpret_cast<std::atomic<std::uint32_t>*>(base);
-    data_[static_cast<std::size_t>(q)] = base + kCacheLine;
+    data_[static_cast<std::size_t>(q)] = base + kHeader;
   }
   new (flags_[static_cast<std::size_t>(rank_)]) std::atomic<std::uint32_t>(0);
   MPI_Barrier(node);  // every flag is zero before anyone waits on it
@@ -44,6 +53,25 @@ ShmSegment::~ShmSegment() {
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (!finalized && win_ != MPI_WIN_NULL) MPI_Win_free(&win_);
+}
+
+Descriptor* ShmSegment::slot(int q, std::uint32_t call) const {
+  return reinterpret_cast<Descriptor*>(reinterpret_cast<char*>(flags_[static_cast<std::size_t>(q)]) + kCacheLine +
+                                       (call % 2) * kSlot);
+}
+
+std::vector<Descriptor> ShmSegment::exchange(const Descriptor& mine) {
+  // A rank writes this call's slot only after every rank read the slot of
+  // two calls ago (they had to pass the previous exchange first).
+  const std::uint32_t call = calls_++;
+  *slot(rank_, call) = mine;
+  set();
+  std::vector<Descriptor> all(static_cast<std::size_t>(size_));
+  for (int q = 0; q < size_; ++q) {
+    wait(q, counter_);
+    all[static_cast<std::size_t>(q)] = *slot(q, call);
+  }
+  return all;
 }
 
 void ShmSegment::set() { flag(rank_).store(++counter_, std::memory_order_release); }

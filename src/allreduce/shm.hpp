@@ -1,8 +1,9 @@
 // The node-wide shared segment of the shared-memory allreduces
 // (allreduce-shared-memory-multiradix, Sections 2.1.1 and 3.1): one
 // MPI_Win_allocate_shared window per node, holding per local rank a flag
-// word on a cache line of its own and a data region, and the counter
-// barriers built on the flags. Each rank owns its flag and a private counter:
+// word on a cache line of its own, two slots where a blocking call
+// publishes its buffers (copy_path.hpp; alternate calls use alternate
+// slots) and a data region, and the counter barriers built on the flags. Each rank owns its flag and a private counter:
 // set() stores ++counter to the flag (release); wait(q, target) spins until
 // q's flag has reached target (acquire), compared as a wrap-safe unsigned
 // difference. Flags are never reset, so one plan can run again and again.
@@ -18,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "copy_path.hpp"
 #include "mcb/collective.hpp"
 #include "mcb/layout.hpp"
 #include "mcb/plan.hpp"
@@ -39,6 +41,8 @@ class ShmSegment {
   int rank() const { return rank_; }
   int size() const { return size_; }
   char* data(int local) const { return data_[static_cast<std::size_t>(local)]; }
+  /// The domain's process ids and whether cross-memory attach works.
+  const Peers& peers() const { return peers_; }
 
   /// The value set() will store next minus one: the steps done so far.
   std::uint32_t counter() const { return counter_; }
@@ -46,13 +50,21 @@ class ShmSegment {
   void set();
   /// Waits until local rank q's flag has reached `target`.
   void wait(int q, std::uint32_t target) const;
+  /// Every rank's descriptor for this call (a blocking call's buffers):
+  /// mine goes to my slot for this call, then one step (set) and a wait
+  /// for every rank of the segment.
+  std::vector<Descriptor> exchange(const Descriptor& mine);
 
  private:
   std::atomic<std::uint32_t>& flag(int q) const { return *flags_[static_cast<std::size_t>(q)]; }
 
   MPI_Win win_ = MPI_WIN_NULL;
   int rank_ = 0, size_ = 0;
+  Descriptor* slot(int q, std::uint32_t call) const;
+
   std::uint32_t counter_ = 0;
+  std::uint32_t calls_ = 0;  // exchanges so far
+  Peers peers_;
   std::vector<char*> data_;
   std::vector<std::atomic<std::uint32_t>*> flags_;
 };

@@ -1,9 +1,18 @@
 // shm_recursive_exchange: the shared-memory recursive exchange allreduce
 // (allreduce-shared-memory-multiradix, Sections 2.1.1-2.1.4, Figures 1-3),
-// with the counter barriers of Section 3.1 and a copy-in design.
-//   copy_in:        my vector into my region of the node's shared segment
+// with the counter barriers of Section 3.1, on one of three copy paths
+// (copy_path.hpp; --copy).
+//   copy_in:        (copy-in) my vector into my region of the node's
+//                   shared segment, but for the range I reduce first
 //   reduce_scatter: stage j (factor f_j): reduce my f_j-th of the range kept
-//                   so far over the regions of my group (cache-line pieces)
+//                   so far over my group (cache-line pieces). Stage 0 reads
+//                   the inputs: the regions (copy-in), the peers' buffers in
+//                   place (registered) or through process_vm_readv (cma);
+//                   later stages read the regions. The result goes to my
+//                   region; on one node, the last stage also writes my
+//                   receive buffer, and with registered buffers and one
+//                   allgather stage over the node it writes every rank's
+//                   receive buffer instead (push: no allgather)
 //   inter_node:     (several nodes) my piece, now summed over the node,
 //                   allreduced in place with the same piece of the other
 //                   nodes on my lane (--inner: system, recursive_doubling,
@@ -12,11 +21,14 @@
 //   allgather:      stage a (factor g_a): copy from my group's regions the
 //                   pieces they hold; the last stage writes into my receive
 //                   buffer, with my own pieces
-// Per rank, vector of n bytes on Q ranks per node: n copied in, about
-// n(1 - 1/Q) reduced over all stages (each stage reads f-1 foreign pieces
-// of the range), n(1 - 1/Q) copied in the allgather plus its own n/Q out:
-// about three memcpys of n. One flag set per stage; a rank waits only on
-// the members of its groups. Factors: --factors=-4,-2,2,4 (shm_schedule.hpp).
+//   complete:       (registered, cma) wait until the ranks that read my
+//                   input or wrote my receive buffer are done with them
+// Per rank, vector of n bytes on Q ranks per node, default factors -Q,Q
+// on one node (traffic(): every stage counted from the schedule): copy-in
+// moves about 2n(1 - 1/Q) copying in, n + 2n/Q reducing, 2n(1 - 1/Q) in
+// the allgather; registered moves n + n reading and writing (push); cma
+// n + 2n/Q and the allgather. One flag set per stage; a rank waits only on
+// the members of its groups (push: on every rank before it writes theirs).
 #include <memory>
 
 #include "engine.hpp"
@@ -29,87 +41,162 @@
 
 namespace mcb::allreduce {
 
+namespace {
+
+// What one call moves on `path` for schedule s (see the file comment).
+struct Shape {
+  bool push = false;                // registered: the last stage writes every receive buffer
+  bool dual = false;                // the last stage writes my region and my receive buffer
+  std::vector<detail::Range> rest;  // what the allgather copies of my own region at the end
+};
+
+Shape shape(const detail::ShmSchedule& s, detail::Path path, int q, bool nodes) {
+  Shape h;
+  h.push = path == detail::Path::registered && !nodes && s.ag_copies.size() == 1 &&
+           static_cast<int>(s.ag_members[0].size()) == q - 1 && !s.rs_range.empty();
+  h.dual = !h.push && !nodes && !s.rs_range.empty() && !s.ag_copies.empty();
+  for (const detail::Range& held : s.held_before_last) {
+    const detail::Range p = s.piece;
+    if (!h.dual || p.size() == 0 || p.hi <= held.lo || held.hi <= p.lo) {
+      h.rest.push_back(held);
+      continue;
+    }
+    if (held.lo < p.lo) h.rest.push_back({held.lo, p.lo});
+    if (p.hi < held.hi) h.rest.push_back({p.hi, held.hi});
+  }
+  return h;
+}
+
+double traffic(const detail::ShmSchedule& s, detail::Path path, int q, bool nodes, std::size_t bytes) {
+  const Shape h = shape(s, path, q, nodes);
+  const bool copy_in = path == detail::Path::copy_in || s.rs_range.empty();
+  double t = 0;
+  if (copy_in) t += 2.0 * static_cast<double>(bytes - (s.rs_range.empty() ? 0 : s.rs_range[0].size()));
+  for (std::size_t j = 0; j < s.rs_range.size(); ++j) {
+    const bool last = j + 1 == s.rs_range.size();
+    const double writes = last && h.push ? q : last && h.dual ? 2 : 1;
+    t += static_cast<double>(s.rs_range[j].size()) * (static_cast<double>(s.rs_members[j].size() + 1) + writes);
+  }
+  if (h.push) return t;
+  for (const auto& stage : s.ag_copies)
+    for (const detail::Copy& c : stage) t += 2.0 * static_cast<double>(c.range.size());
+  for (const detail::Range& r : h.rest) t += 2.0 * static_cast<double>(r.size());
+  return t;
+}
+
+}  // namespace
+
 Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Params& params) {
   const char* who = "shm_recursive_exchange";
   // Everything checked now: building the engine cannot fail on bad input.
   const detail::ShmConfig config = detail::shm_config(who, args, layout, params, false);
   const detail::Domain dom = config.dom;
-  const detail::Factors factors = config.factors;
   const detail::Inner inner = config.inner;
   const int q = dom.size, me = dom.rank;
   const bool nodes = dom.count > 1;
   const std::size_t bytes = args.block_bytes(), elem = args.type_bytes();
+  auto s = std::make_shared<const detail::ShmSchedule>(detail::shm_schedule(q, me, config.factors, bytes));
 
-  auto make = [args, dom, factors, inner, q, me, bytes, elem, nodes] {
+  auto setup = [args, dom, inner, s, q, me, bytes, elem, nodes] {
     auto seg = std::make_shared<detail::ShmSegment>(dom.comm, bytes);
-    auto s = std::make_shared<const detail::ShmSchedule>(detail::shm_schedule(q, me, factors, bytes));
-    auto base = std::make_shared<std::uint32_t>(0);  // my counter when the call began
-    // Steps before the allgather: copy-in, the reduce_scatter stages and, on
-    // several nodes, the inter-node allreduce of my piece.
+    std::shared_ptr<Plan> lane;  // the inter-node allreduce of my piece, in my region (every path)
+    if (nodes)
+      lane = std::make_shared<Plan>(detail::inter_node_plan(inner, args, dom.lane, seg->data(me) + s->piece.lo,
+                                                            static_cast<int>(s->piece.size() / elem)));
+    // Steps before the allgather: copy-in (or entering), the reduce_scatter
+    // stages and, on several nodes, the inter-node allreduce of my piece.
     const std::uint32_t before = 1 + static_cast<std::uint32_t>(s->rs_range.size()) + (nodes ? 1 : 0);
-    auto engine = std::make_shared<detail::Engine>();
-    // Only what the others read in the first reduce_scatter stage is copied
-    // in; my own range of it is summed straight from my send buffer.
-    engine->phases.push_back(
-        {"copy_in", [seg, s, base, bytes, args](const void* send, void* recv) {
-           *base = seg->counter();
-           for (int m : s->readers) seg->wait(m, *base);  // done reading my last call
-           const char* in = static_cast<const char*>(send == MPI_IN_PLACE ? recv : send);
-           char* mine = seg->data(seg->rank());
-           const detail::Range own = s->rs_range.empty() ? detail::Range{bytes, bytes} : s->rs_range[0];
-           args.memory().copy(mine, in, own.lo);
-           args.memory().copy(mine + own.hi, in + own.hi, bytes - own.hi);
-           seg->set();
-         }});
-    // On one node my piece is final after the last reduce_scatter stage: that
-    // stage writes it to my receive buffer too, and the allgather copies
-    // only the rest of what I hold.
-    const bool dual = !nodes && !s->rs_range.empty() && !s->ag_copies.empty();
-    auto rest = std::make_shared<std::vector<detail::Range>>();
-    for (const detail::Range& h : s->held_before_last) {
-      const detail::Range p = s->piece;
-      if (!dual || p.size() == 0 || p.hi <= h.lo || h.hi <= p.lo) {
-        rest->push_back(h);
-        continue;
+    auto make = [args, seg, s, lane, q, me, bytes, elem, nodes, before](detail::Path path) {
+      const Shape h = shape(*s, path, q, nodes);
+      auto base = std::make_shared<std::uint32_t>(0);  // my counter when the call began
+      auto srcs = std::make_shared<std::vector<const void*>>(static_cast<std::size_t>(q));
+      auto engine = std::make_shared<detail::Engine>();
+      const bool direct = path != detail::Path::copy_in;  // stage 0 reads the inputs where they are
+      if (!direct)
+        // Only what the others read in the first reduce_scatter stage is
+        // copied in; my own range of it is summed straight from my input.
+        engine->phases.push_back(
+            {"copy_in", [seg, s, base, bytes, args](const detail::Call& c) {
+               *base = seg->counter();
+               for (int m : s->readers) seg->wait(m, *base);  // done reading my last call
+               char* mine = seg->data(seg->rank());
+               const detail::Range own = s->rs_range.empty() ? detail::Range{bytes, bytes} : s->rs_range[0];
+               args.memory().copy(mine, c.in(), own.lo);
+               args.memory().copy(mine + own.hi, c.in() + own.hi, bytes - own.hi);
+               seg->set();
+             }});
+      auto scratch = std::make_shared<detail::CmaScratch>(path == detail::Path::cma ? q - 1 : 0);
+      engine->phases.push_back(
+          {"reduce_scatter", [seg, s, base, srcs, args, elem, h, direct, q, me, scratch](const detail::Call& c) {
+             char* mine = seg->data(me);
+             if (direct) {
+               *base = seg->counter();
+               for (int m : s->readers) seg->wait(m, *base);  // done reading my region in my last call
+               seg->set();                                    // entered: my input (and receive buffer) are ready
+             }
+             for (std::size_t j = 0; j < s->rs_range.size(); ++j) {
+               const detail::Range r = s->rs_range[j];
+               const bool last = j + 1 == s->rs_range.size();
+               for (int m : s->rs_members[j]) seg->wait(m, *base + 1 + static_cast<std::uint32_t>(j));
+               if (last && h.push)  // I write everyone's receive buffer: they must have entered
+                 for (int x = 0; x < q; ++x) seg->wait(x, *base + 1);
+               std::vector<char*> dsts;
+               if (last && h.push)
+                 dsts = c.reach->out;
+               else
+                 dsts = {mine};
+               if (last && h.push) dsts[static_cast<std::size_t>(me)] = static_cast<char*>(c.recv);
+               if (last && h.dual) dsts.push_back(static_cast<char*>(c.recv));
+               if (j == 0 && direct) {
+                 std::vector<int> from{me};
+                 from.insert(from.end(), s->rs_members[0].begin(), s->rs_members[0].end());
+                 detail::sum_inputs(c, me, seg->peers().pids, from, r.lo, r.hi, dsts.data(),
+                                    static_cast<int>(dsts.size()), *scratch, args);
+               } else {
+                 auto& src = *srcs;
+                 src[0] = (j == 0 ? c.in() : mine) + r.lo;
+                 int k = 1;
+                 for (int m : s->rs_members[j]) src[static_cast<std::size_t>(k++)] = seg->data(m) + r.lo;
+                 std::vector<void*> to;
+                 for (char* d : dsts) to.push_back(d + r.lo);
+                 detail::reduce_many_to(to.data(), static_cast<int>(to.size()), src.data(), k,
+                                        static_cast<int>(r.size() / elem), args.type, args.op);
+               }
+               seg->set();
+             }
+           }});
+      if (lane)
+        engine->phases.push_back({"inter_node", [seg, lane](const detail::Call&) {
+                                    lane->execute();
+                                    seg->set();  // my piece is final: the allgather may read it
+                                  }});
+      if (!h.push)
+        engine->phases.push_back({"allgather", [seg, s, base, before, args, h](const detail::Call& c) {
+                                    detail::run_allgather(*seg, s->ag_members, s->ag_copies, h.rest, *base + before,
+                                                          static_cast<char*>(c.recv), args.memory());
+                                  }});
+      if (direct) {
+        // push: every rank wrote my receive buffer in its last stage; else
+        // my first-stage group read my input in its first stage.
+        const std::uint32_t done = h.push ? static_cast<std::uint32_t>(s->rs_range.size()) + 1 : 2;
+        std::vector<int> wait_for = s->rs_members[0];
+        if (h.push) {
+          wait_for.clear();
+          for (int x = 0; x < q; ++x)
+            if (x != me) wait_for.push_back(x);
+        }
+        engine->phases.push_back({"complete", [seg, base, done, wait_for](const detail::Call&) {
+                                    for (int x : wait_for) seg->wait(x, *base + done);
+                                  }});
       }
-      if (h.lo < p.lo) rest->push_back({h.lo, p.lo});
-      if (p.hi < h.hi) rest->push_back({p.hi, h.hi});
-    }
-    auto srcs = std::make_shared<std::vector<const void*>>(static_cast<std::size_t>(q));
-    engine->phases.push_back({"reduce_scatter", [seg, s, base, srcs, args, elem, dual](const void* send, void* recv) {
-                                char* mine = seg->data(seg->rank());
-                                const char* in = static_cast<const char*>(send == MPI_IN_PLACE ? recv : send);
-                                for (std::size_t j = 0; j < s->rs_range.size(); ++j) {
-                                  const detail::Range r = s->rs_range[j];
-                                  auto& src = *srcs;
-                                  src[0] = (j == 0 ? in : mine) + r.lo;
-                                  int k = 1;
-                                  for (int m : s->rs_members[j]) {
-                                    seg->wait(m, *base + 1 + static_cast<std::uint32_t>(j));
-                                    src[static_cast<std::size_t>(k++)] = seg->data(m) + r.lo;
-                                  }
-                                  const bool final = dual && j + 1 == s->rs_range.size();
-                                  detail::reduce_many(mine + r.lo, src.data(), k, static_cast<int>(r.size() / elem),
-                                                      args.type, args.op,
-                                                      final ? static_cast<char*>(recv) + r.lo : nullptr);
-                                  seg->set();
-                                }
-                              }});
-    if (nodes) {
-      auto lane = std::make_shared<Plan>(detail::inter_node_plan(inner, args, dom.lane, seg->data(me) + s->piece.lo,
-                                                                 static_cast<int>(s->piece.size() / elem)));
-      engine->phases.push_back({"inter_node", [seg, lane](const void*, void*) {
-                                  lane->execute();
-                                  seg->set();  // my piece is final: the allgather may read it
-                                }});
-    }
-    engine->phases.push_back({"allgather", [seg, s, base, before, args, rest](const void*, void* recv) {
-                                detail::run_allgather(*seg, s->ag_members, s->ag_copies, *rest, *base + before,
-                                                      static_cast<char*>(recv), args.memory());
-                              }});
-    return engine;
+      return engine;
+    };
+    return std::make_shared<detail::Engines>(seg, make);
   };
-  return detail::engine_plan(who, args, params, config.resolved, make);
+  return detail::engine_plan(
+      who, args, params, config.resolved, dom.comm, setup,
+      [s, q, nodes, bytes](detail::Path p) { return traffic(*s, p, q, nodes, bytes); },
+      q == 1 ? "one rank per " + dom.name + ": no peers to reach" : "");
 }
 
 }  // namespace mcb::allreduce

@@ -1,8 +1,9 @@
 // shm_tree: the shared-memory tree allreduce, reduce then broadcast
 // (allreduce-shared-memory-multiradix, Section 2.3, Figure 6), with the
-// counter barriers of Section 3.1 and a copy-in design.
-//   copy_in:    my vector, but for the part I sum myself in the first
-//               stage, into my region of the node's shared segment
+// counter barriers of Section 3.1, on one of three copy paths
+// (copy_path.hpp; --copy).
+//   copy_in:    (copy-in) my vector, but for the part I sum myself in the
+//               first stage, into my region of the node's shared segment
 //   reduce:     stage j (fan-in f_j, --factors=-4,-2): the ranks still in
 //               the tree form groups of f_j; each member sums its f_j-th of
 //               the vector over the group's regions into the root's region
@@ -12,15 +13,24 @@
 //               the other nodes' local ranks 0 (--inner; one leader per
 //               node, or per region with --region: shm.hpp's Domain)
 //   bcast:      every rank copies the sum out of local rank 0's region
-// Per rank, vector of n bytes on Q ranks: at most n copied in, about n/f
-// reduced per stage it takes part in, n copied out: about three memcpys of
-// n on the ranks that stay longest. Flags: two per stage, so that a root's
-// flag says its whole subtree is summed.
+//   complete:   (registered, cma) wait until the ranks that read my input
+//               or wrote my receive buffer are done with them
+// registered and cma read the inputs of the first stage in place or
+// through process_vm_readv (no copy-in); with registered buffers on one
+// node, the last stage writes its parts straight into every receive
+// buffer (no bcast). Per rank, vector of n bytes on Q ranks: at most n
+// copied in, about n/f reduced per stage it takes part in, n copied out
+// (copy-in; traffic() counts each from the schedule). Flags: two per
+// stage, so that a root's flag says its whole subtree is summed.
 // The same tree is the shared-memory reduce (to rank 0, which must be local
 // rank 0 of node 0: leaders MPI_Reduce across nodes, rank 0 copies out;
 // phases copy_in, reduce, inter_node, copy_out) and bcast (from rank 0: it
 // copies in, leaders MPI_Bcast across nodes, every rank copies out; phases
-// copy_in, inter_node, bcast) of mcb_reduce and mcb_bcast.
+// copy_in, inter_node, bcast) of mcb_reduce and mcb_bcast. The reduce with
+// registered buffers on one node writes rank 0's receive buffer from its
+// last stage; the bcast on one node reads rank 0's input in place
+// (registered) or through process_vm_readv (cma).
+#include <cstring>
 #include <functional>
 #include <memory>
 
@@ -36,6 +46,25 @@ namespace mcb::allreduce {
 namespace {
 
 enum class Kind { allreduce, reduce, bcast };
+
+// The bytes one rank reads and writes per call on `path`.
+double traffic(Kind kind, const detail::TreeSchedule& t, detail::Path path, int q, bool nodes, bool root,
+               std::size_t bytes) {
+  const double n = static_cast<double>(bytes);
+  const bool direct = path != detail::Path::copy_in;
+  if (kind == Kind::bcast) return 2 * n + (direct ? 0 : root ? 2 * n : 0);
+  const bool push = path == detail::Path::registered && !nodes;
+  double total = direct ? 0 : 2 * (n - static_cast<double>(t.own_first.size()));
+  for (std::size_t j = 0; j < t.stages.size(); ++j) {
+    const detail::TreeStage& st = t.stages[j];
+    if (!st.active) continue;
+    const bool last = j + 1 == t.stages.size();
+    const double writes = last && push ? (kind == Kind::allreduce ? q : 1) : 1;
+    total += static_cast<double>(st.part.size()) * (static_cast<double>(st.members.size() + 1) + writes);
+  }
+  if (!push && (kind == Kind::allreduce || root)) total += 2 * n;  // bcast, or the root's copy_out
+  return total;
+}
 
 Plan tree(Kind kind, const CollArgs& args, const Layout& layout, const Params& params) {
   const char* who = kind == Kind::allreduce ? "shm_tree"
@@ -56,91 +85,174 @@ Plan tree(Kind kind, const CollArgs& args, const Layout& layout, const Params& p
   if (layout.rank() == 0 && me != 0)
     throw Error(std::string(who) + ": rank 0 must be the first rank of its " + dom.name);
   const std::size_t bytes = args.block_bytes(), elem = args.type_bytes();
+  const bool root = layout.rank() == 0;
+  auto t = std::make_shared<const detail::TreeSchedule>(detail::tree_schedule(q, me, factors, bytes));
+  const std::string copy_in_only = q == 1                         ? "one rank per " + dom.name + ": no peers to reach"
+                                   : kind == Kind::bcast && nodes ? "the bcast across nodes starts from the segment"
+                                                                  : "";
 
-  auto make = [kind, args, dom, factors, inner, q, me, bytes, elem, nodes, root = layout.rank() == 0] {
+  auto setup = [kind, args, dom, inner, t, q, me, bytes, elem, nodes, root] {
     auto seg = std::make_shared<detail::ShmSegment>(dom.comm, bytes);
-    auto t = std::make_shared<const detail::TreeSchedule>(detail::tree_schedule(q, me, factors, bytes));
-    auto base = std::make_shared<std::uint32_t>(0);  // my counter when the call began
-    auto srcs = std::make_shared<std::vector<const void*>>(static_cast<std::size_t>(q) + 1);
-    const auto stages = static_cast<std::uint32_t>(t->stages.size());
-    auto engine = std::make_shared<detail::Engine>();
-    // bcast: only the root's vector goes in, to local rank 0's region.
-    engine->phases.push_back({"copy_in", [kind, seg, t, base, bytes, args, root](const void* send, void* recv) {
-                                *base = seg->counter();
-                                for (int m : t->readers) seg->wait(m, *base);  // done with my last call
-                                const char* in = static_cast<const char*>(send == MPI_IN_PLACE ? recv : send);
-                                char* mine = seg->data(seg->rank());
-                                if (kind != Kind::bcast) {
-                                  args.memory().copy(mine, in, t->own_first.lo);
-                                  args.memory().copy(mine + t->own_first.hi, in + t->own_first.hi,
-                                                     bytes - t->own_first.hi);
-                                } else if (root) {
-                                  args.memory().copy(mine, in, bytes);
-                                }
-                                seg->set();
-                              }});
-    if (kind != Kind::bcast)
-      engine->phases.push_back({"reduce", [seg, t, base, srcs, args, elem](const void* send, void* recv) {
-                                  const int me = seg->rank();
-                                  const char* in = static_cast<const char*>(send == MPI_IN_PLACE ? recv : send);
-                                  for (std::size_t j = 0; j < t->stages.size(); ++j) {
-                                    const detail::TreeStage& st = t->stages[j];
-                                    const std::uint32_t ready = *base + 1 + 2 * static_cast<std::uint32_t>(j);
-                                    if (st.active) {
-                                      for (int m : st.members) seg->wait(m, ready);
-                                      // The root's region first: it is the destination.
-                                      auto& src = *srcs;
-                                      const std::size_t lo = st.part.lo;
-                                      int k = 0;
-                                      src[static_cast<std::size_t>(k++)] = seg->data(st.root) + lo;
-                                      if (me != st.root)
-                                        src[static_cast<std::size_t>(k++)] = (j == 0 ? in : seg->data(me)) + lo;
-                                      else if (j == 0)
-                                        src[0] = in + lo;
-                                      for (int m : st.members)
-                                        if (m != st.root) src[static_cast<std::size_t>(k++)] = seg->data(m) + lo;
-                                      detail::reduce_many(seg->data(st.root) + lo, src.data(), k,
-                                                          static_cast<int>(st.part.size() / elem), args.type, args.op);
-                                    }
-                                    seg->set();  // my part is summed
-                                    if (st.active && me == st.root)
-                                      for (int m : st.members) seg->wait(m, ready + 1);
-                                    seg->set();  // (root) my subtree is summed
-                                  }
-                                }});
-    if (nodes) {
-      // One leader per node (or region): its rank 0, on its lane (rank 0's is rank 0).
-      std::function<void()> across;
-      if (me == 0) {
-        const CollArgs lane = args.on(dom.lane, nullptr, seg->data(0), static_cast<int>(bytes / elem));
-        if (kind == Kind::allreduce) {
-          auto plan = std::make_shared<Plan>(detail::inter_node_plan(inner, args, dom.lane, seg->data(0), lane.count));
-          across = [plan] { plan->execute(); };
-        } else if (kind == Kind::reduce) {
-          across = [lane, root] {
-            MPI_Reduce(root ? MPI_IN_PLACE : lane.recvbuf, lane.recvbuf, lane.count, lane.type, lane.op, 0, lane.comm);
-          };
-        } else {
-          across = [lane] { MPI_Bcast(lane.recvbuf, lane.count, lane.type, 0, lane.comm); };
-        }
+    std::function<void()> across;  // one leader per node (or region): its rank 0, on its lane (rank 0's is rank 0)
+    if (nodes && me == 0) {
+      const CollArgs lane = args.on(dom.lane, nullptr, seg->data(0), static_cast<int>(bytes / elem));
+      if (kind == Kind::allreduce) {
+        auto plan = std::make_shared<Plan>(detail::inter_node_plan(inner, args, dom.lane, seg->data(0), lane.count));
+        across = [plan] { plan->execute(); };
+      } else if (kind == Kind::reduce) {
+        across = [lane, root] {
+          MPI_Reduce(root ? MPI_IN_PLACE : lane.recvbuf, lane.recvbuf, lane.count, lane.type, lane.op, 0, lane.comm);
+        };
+      } else {
+        across = [lane] { MPI_Bcast(lane.recvbuf, lane.count, lane.type, 0, lane.comm); };
       }
-      engine->phases.push_back({"inter_node", [seg, across](const void*, void*) {
-                                  if (across) across();
-                                  seg->set();
-                                }});
     }
-    const std::uint32_t summed = 1 + 2 * (kind == Kind::bcast ? 0 : stages) + (nodes ? 1 : 0);
-    engine->phases.push_back({kind == Kind::reduce ? "copy_out" : "bcast",
-                              [kind, seg, base, summed, bytes, args, root](const void*, void* recv) {
-                                if (kind != Kind::reduce || root) {
-                                  seg->wait(0, *base + summed);
-                                  args.memory().copy(recv, seg->data(0), bytes);
-                                }
-                                seg->set();
-                              }});
-    return engine;
+    auto make = [kind, args, seg, t, q, me, bytes, elem, nodes, root, across](detail::Path path) {
+      const bool direct = path != detail::Path::copy_in;
+      const bool push = path == detail::Path::registered && !nodes && kind != Kind::bcast;
+      auto base = std::make_shared<std::uint32_t>(0);  // my counter when the call began
+      auto srcs = std::make_shared<std::vector<const void*>>(static_cast<std::size_t>(q) + 1);
+      auto scratch = std::make_shared<detail::CmaScratch>(path == detail::Path::cma ? q - 1 : 0);
+      const auto stages = static_cast<std::uint32_t>(t->stages.size());
+      auto engine = std::make_shared<detail::Engine>();
+      // Every path starts by waiting until the ranks that read or write my
+      // region are done with my last call; copy-in then copies in (bcast:
+      // only the root's vector, to local rank 0's region), the others mark
+      // that my input is ready.
+      auto start = [seg, t, base] {
+        *base = seg->counter();
+        for (int m : t->readers) seg->wait(m, *base);
+      };
+      if (!direct)
+        engine->phases.push_back({"copy_in", [kind, seg, t, start, bytes, args, root](const detail::Call& c) {
+                                    start();
+                                    char* mine = seg->data(seg->rank());
+                                    if (kind != Kind::bcast) {
+                                      args.memory().copy(mine, c.in(), t->own_first.lo);
+                                      args.memory().copy(mine + t->own_first.hi, c.in() + t->own_first.hi,
+                                                         bytes - t->own_first.hi);
+                                    } else if (root) {
+                                      args.memory().copy(mine, c.in(), bytes);
+                                    }
+                                    seg->set();
+                                  }});
+      if (kind == Kind::bcast && direct) {
+        // One node: every rank reads rank 0's input into its receive buffer.
+        engine->phases.push_back({"bcast", [seg, start, base, bytes, args, root](const detail::Call& c) {
+                                    start();
+                                    seg->set();  // entered: (rank 0) my input is ready
+                                    if (!root) {
+                                      seg->wait(0, *base + 1);
+                                      if (c.reach->path == detail::Path::registered)
+                                        args.memory().copy(c.recv, c.reach->in[0], bytes);
+                                      else
+                                        detail::cma_read_or_abort(seg->peers().pids[0], c.recv, c.reach->remote_in[0],
+                                                                  bytes);
+                                    } else if (c.send != MPI_IN_PLACE) {
+                                      args.memory().copy(c.recv, c.send, bytes);
+                                    }
+                                    seg->set();
+                                  }});
+        engine->phases.push_back({"complete", [seg, base, q, root](const detail::Call&) {
+                                    if (root)  // everyone has read my input
+                                      for (int x = 1; x < q; ++x) seg->wait(x, *base + 2);
+                                  }});
+        return engine;
+      }
+      if (kind != Kind::bcast)
+        engine->phases.push_back(
+            {"reduce",
+             [kind, seg, t, start, base, srcs, scratch, args, elem, direct, push, q, me](const detail::Call& c) {
+               if (direct) {
+                 start();
+                 seg->set();  // entered: my input (and receive buffer) are ready
+               }
+               for (std::size_t j = 0; j < t->stages.size(); ++j) {
+                 const detail::TreeStage& st = t->stages[j];
+                 const std::uint32_t ready = *base + 1 + 2 * static_cast<std::uint32_t>(j);
+                 if (st.active) {
+                   for (int m : st.members) seg->wait(m, ready);
+                   const bool last = j + 1 == t->stages.size();
+                   std::vector<char*> dsts{seg->data(st.root)};
+                   if (last && push) {
+                     // The node's sum goes straight to the receive buffers,
+                     // which their ranks must have handed over.
+                     dsts.clear();
+                     for (int x = 0; x < (kind == Kind::allreduce ? q : 1); ++x) {
+                       seg->wait(x, *base + 1);
+                       dsts.push_back(x == me ? static_cast<char*>(c.recv) : c.reach->out[static_cast<std::size_t>(x)]);
+                     }
+                   }
+                   const std::size_t lo = st.part.lo;
+                   if (j == 0 && direct) {
+                     std::vector<int> from{st.root};
+                     if (me != st.root) from.push_back(me);
+                     for (int m : st.members)
+                       if (m != st.root) from.push_back(m);
+                     detail::sum_inputs(c, me, seg->peers().pids, from, st.part.lo, st.part.hi, dsts.data(),
+                                        static_cast<int>(dsts.size()), *scratch, args);
+                   } else {
+                     // The root's region first: it is the destination.
+                     auto& src = *srcs;
+                     int k = 0;
+                     src[static_cast<std::size_t>(k++)] = seg->data(st.root) + lo;
+                     if (me != st.root)
+                       src[static_cast<std::size_t>(k++)] = (j == 0 ? c.in() : seg->data(me)) + lo;
+                     else if (j == 0)
+                       src[0] = c.in() + lo;
+                     for (int m : st.members)
+                       if (m != st.root) src[static_cast<std::size_t>(k++)] = seg->data(m) + lo;
+                     std::vector<void*> to;
+                     for (char* d : dsts) to.push_back(d + lo);
+                     detail::reduce_many_to(to.data(), static_cast<int>(to.size()), src.data(), k,
+                                            static_cast<int>(st.part.size() / elem), args.type, args.op);
+                   }
+                 }
+                 seg->set();  // my part is summed
+                 if (st.active && me == st.root)
+                   for (int m : st.members) seg->wait(m, ready + 1);
+                 seg->set();  // (root) my subtree is summed
+               }
+             }});
+      if (nodes)
+        engine->phases.push_back({"inter_node", [seg, across](const detail::Call&) {
+                                    if (across) across();
+                                    seg->set();
+                                  }});
+      const std::uint32_t summed = 1 + 2 * (kind == Kind::bcast ? 0 : stages) + (nodes ? 1 : 0);
+      if (!push)
+        engine->phases.push_back({kind == Kind::reduce ? "copy_out" : "bcast",
+                                  [kind, seg, base, summed, bytes, args, root](const detail::Call& c) {
+                                    if (kind != Kind::reduce || root) {
+                                      seg->wait(0, *base + summed);
+                                      args.memory().copy(c.recv, seg->data(0), bytes);
+                                    }
+                                    seg->set();
+                                  }});
+      if (direct) {
+        // push: the last stage wrote my receive buffer (allreduce; reduce:
+        // rank 0's); else my first-stage group read my input in stage 0.
+        std::vector<int> wait_for;
+        std::uint32_t done = 2;
+        if (push && (kind == Kind::allreduce || root)) {
+          done = 1 + 2 * stages;
+          for (int x = 0; x < q; ++x)
+            if (x != me) wait_for.push_back(x);
+        } else if (!t->stages.empty()) {
+          wait_for = t->stages[0].members;
+        }
+        engine->phases.push_back({"complete", [seg, base, done, wait_for](const detail::Call&) {
+                                    for (int x : wait_for) seg->wait(x, *base + done);
+                                  }});
+      }
+      return engine;
+    };
+    return std::make_shared<detail::Engines>(seg, make);
   };
-  return detail::engine_plan(who, args, params, resolved, make);
+  return detail::engine_plan(
+      who, args, params, resolved, dom.comm, setup,
+      [kind, t, q, nodes, root, bytes](detail::Path p) { return traffic(kind, *t, p, q, nodes, root, bytes); },
+      copy_in_only);
 }
 
 }  // namespace

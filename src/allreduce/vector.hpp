@@ -48,6 +48,9 @@ struct Vector {
 /// vector for anything else. dst may be any of the sources (same offset).
 /// `dst2`, if given, receives the result too (written from the same pass).
 void reduce_many(void* dst, const void* const* srcs, int k, int n, MPI_Datatype type, MPI_Op op, void* dst2 = nullptr);
+/// The same into `nd` destinations dsts[0..nd-1] (the push of a
+/// registered allreduce: one pass writes every rank's receive buffer).
+void reduce_many_to(void* const* dsts, int nd, const void* const* srcs, int k, int n, MPI_Datatype type, MPI_Op op);
 
 /// The recursive algorithms run on pof2 = the largest power of two <= P
 /// ranks. The first 2*rem ranks (rem = P - pof2) pair up: the even one sends

@@ -23,6 +23,7 @@
 #include "harness/stats.hpp"
 #include "mcb/error.hpp"
 #include "mcb/layout.hpp"
+#include "mcb/shm_alloc.hpp"
 
 #ifdef MCB_SIMULATE
 #include <simgrid/zone.h>  // the simulated platform's name
@@ -263,8 +264,13 @@ class Runner {
     const std::size_t recv_bytes = spec_.recv_elements(max_count, p) * tb;
     Buffers b = agree_on(layout_->comm(), [&] {
       Buffers x;
+      // --buffers registered: every rank's from mcb::shm_allocate (collective);
+      // mixed: the odd ranks drop theirs for plain ones.
       auto buffer = [&](std::size_t bytes) {
-        return groups_ ? shared_buffer(mem_, layout.gpu_comm(), bytes) : Buffer(mem_, bytes);
+        if (groups_) return shared_buffer(mem_, layout.gpu_comm(), bytes);
+        if (opt_.buffers == "plain") return Buffer(mem_, bytes);
+        Buffer shared = shm_allocate(layout.comm(), bytes);
+        return opt_.buffers == "mixed" && layout.rank() % 2 == 1 ? Buffer(mem_, bytes) : shared;
       };
       x.send = buffer(send_bytes);
       x.recv = buffer(recv_bytes);
@@ -296,6 +302,11 @@ class Runner {
       Plan plan = make_plan(algorithm, config, args, b, count);
       double setup_us = (MPI_Wtime() - t0) * 1e6;
       MPI_Allreduce(MPI_IN_PLACE, &setup_us, 1, MPI_DOUBLE, MPI_MAX, layout_->comm());
+      traffic_ = plan.traffic();  // the schedule's bytes per rank, max over ranks (0: not counted)
+      MPI_Allreduce(MPI_IN_PLACE, &traffic_, 1, MPI_DOUBLE, MPI_MAX, layout_->comm());
+      traffic_ = std::max(traffic_, 0.0);
+      if (layout_->rank() == 0 && size == opt_.sizes.front())
+        for (const auto& note : plan.notes()) spdlog::info("{}", note);
       if (!started && layout_->rank() == 0) {
         started = true;
         if (breakdown_) {
@@ -521,9 +532,9 @@ class Runner {
                 layout_->options().ranks_per_node > 0 ? " (virtual nodes)" : "",
                 to_string(layout_->options().order).c_str(), layout_->options().region.str().c_str());
     if (table) {
-      std::printf("# type: %s (%zu B), size: %s, memory: %s%s, phase mode: %s\n", opt_.type.name.c_str(),
-                  opt_.type.bytes, spec_.size_unit.c_str(), to_string(opt_.mem).c_str(), in_place_text().c_str(),
-                  to_string(mode).c_str());
+      std::printf("# type: %s (%zu B), size: %s, memory: %s%s%s, phase mode: %s\n", opt_.type.name.c_str(),
+                  opt_.type.bytes, spec_.size_unit.c_str(), to_string(opt_.mem).c_str(), buffers_text().c_str(),
+                  in_place_text().c_str(), to_string(mode).c_str());
       if (spec_.gpus) print_gpus();
       std::printf(
           "# latency: Avg/Min/Max Latency as OSU's: each rank's mean over iterations, then the mean/min/max over "
@@ -544,6 +555,9 @@ class Runner {
     std::printf("# GPUs: %d per node, %d process%s per GPU%s, GPU-aware MPI: %s\n", g, ppg, ppg == 1 ? "" : "es",
                 groups_ ? " sharing its buffers" : "", gpu_aware_ ? "yes" : "no (host copies)");
   }
+
+  // ", buffers: registered|mixed" when not plain.
+  std::string buffers_text() const { return opt_.buffers == "plain" ? "" : ", buffers: " + opt_.buffers; }
 
   // ", in place: yes|no" for the collectives that have an in-place mode.
   std::string in_place_text() const {
@@ -614,7 +628,9 @@ class Runner {
           .set("setup_us", setup_us)
           .set("gpus_per_node", static_cast<long long>(layout_->gpus_per_node()))
           .set("procs_per_gpu", static_cast<long long>(layout_->procs_per_gpu()))
-          .set("gpu_aware", static_cast<long long>(gpu_aware_ ? 1 : 0));
+          .set("gpu_aware", static_cast<long long>(gpu_aware_ ? 1 : 0))
+          .set("buffers", opt_.buffers)
+          .set("mem_traffic_bytes", traffic_);
       writer_->write(row);
     }
   }
@@ -659,6 +675,7 @@ class Runner {
   std::ofstream iterations_;  // --save-iterations, rank 0
   std::unique_ptr<BreakdownTable> breakdown_;
   bool header_printed_ = false;
+  double traffic_ = 0;  // the current plan's Plan::traffic(), max over ranks
 };
 
 void setup_logging(int rank, int level) {
@@ -747,6 +764,7 @@ int run_all(int argc, char** argv, const CollectiveSpec& spec) {
     Offer offer;
     offer.in_place = spec.in_place_offset != nullptr;
     offer.gpus = spec.gpus;
+    offer.buffers = spec.registered_buffers;
     offer.types = spec.types;
     ParseResult parsed = parse_options(argc, argv, spec.binary, *spec.algorithms, spec.tool, offer);
     if (parsed.exit_code) {

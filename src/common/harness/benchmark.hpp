@@ -58,6 +58,9 @@ struct CollectiveSpec {
   /// algbw = the larger of one rank's send and receive buffers / time
   /// (README, Bandwidth). nullptr: 1 (reduce, bcast, pingpong).
   double (*bus_factor)(int p) = nullptr;
+  /// Offers --buffers registered|mixed (the shared-memory allreduce, reduce
+  /// and bcast, which read registered buffers in place).
+  bool registered_buffers = false;
   /// What -m measures, for the header: "bytes per block", "bytes of the vector".
   std::string size_unit = "bytes per block";
   /// Floating-point results that no exact reference gives (mcb_fft): above

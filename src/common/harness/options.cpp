@@ -220,6 +220,11 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
                    "auto, yes (MPI on device pointers) or no (MPI on host copies of the device buffers)")
         ->capture_default_str();
   }
+  if (offer.buffers)
+    app.add_option("--buffers", o.buffers,
+                   "plain, registered (node-shared memory from mcb::shm_allocate: the shared-memory algorithms read "
+                   "and write them in place) or mixed (registered on even ranks only)")
+        ->capture_default_str();
   app.add_option("-T,--type", type, "element type: " + type_list)->capture_default_str();
   app.add_option("--csv", o.csv, "write one CSV row per (algorithm, size, phase) to FILE");
   app.add_option("--json", o.json, "write the same rows as JSON Lines to FILE");
@@ -318,6 +323,15 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
     throw Error("--validate: buffers shared by --sim-shared-malloc hold no data of their own to check; drop one");
   if (o.sim_shared_malloc > 0 && o.mem != MemKind::host)
     throw Error("--sim-shared-malloc: shares host memory only (--mem " + mem + ")");
+  if (o.buffers != "plain" && o.buffers != "registered" && o.buffers != "mixed")
+    throw Error("--buffers " + o.buffers + ": expected plain, registered or mixed");
+  if (o.buffers != "plain" && o.mem != MemKind::host)
+    throw Error("--buffers " + o.buffers + ": registered buffers are host memory (--mem " + mem + ")");
+  if (o.buffers != "plain" && o.layout.procs_per_gpu > 1)
+    throw Error("--buffers " + o.buffers + ": with --procs-per-gpu the processes of a GPU share its buffers already");
+#ifdef MCB_SIMULATE
+  if (o.buffers != "plain") throw Error("--buffers " + o.buffers + ": SMPI shares no memory between simulated ranks");
+#endif
   o.layout.order = parse_rank_order(order);
   o.layout.region = RegionSpec::parse(region);
   if (phase_mode == "embedded")

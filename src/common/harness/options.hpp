@@ -54,8 +54,12 @@ struct Options {
   int log_level = 3;                  // spdlog level: 0 trace ... 6 off; default warn
   double progress = 30;               // seconds between progress lines on rank 0's stderr; 0: every step
   std::size_t sim_shared_malloc = 0;  // simulation build: share host buffers of at least this many bytes (0: off)
-  Params params;                      // as given (lists unexpanded)
-  std::vector<Config> configs;        // algorithms x parameter values, in run order
+  /// --buffers: where the send and receive buffers come from: plain (the
+  /// memory backend), registered (mcb::shm_allocate, node-shared) or mixed
+  /// (registered on even ranks only, plain on odd ones: the fallback test).
+  std::string buffers = "plain";
+  Params params;                // as given (lists unexpanded)
+  std::vector<Config> configs;  // algorithms x parameter values, in run order
 };
 
 /// What parsing decided: run with `options`, or print `output` (help,
@@ -71,7 +75,8 @@ struct Offer {
   bool in_place = false;  // --in-place
   /// The element types -T accepts; the first is the default.
   std::vector<std::string> types{"char", "int", "float", "double"};
-  bool gpus = false;  // --gpus-per-node, --procs-per-gpu, --gpu-aware
+  bool gpus = false;     // --gpus-per-node, --procs-per-gpu, --gpu-aware
+  bool buffers = false;  // --buffers plain|registered|mixed
 };
 
 /// Parses argv for benchmark `binary` offering `algorithms`. Throws Error

@@ -9,13 +9,17 @@
 namespace mcb::bench {
 
 const std::vector<std::string>& schema_columns() {
-  static const std::vector<std::string> cols = {
-      "schema_version", "benchmark",  "mcb_version", "collective",     "algorithm",     "params",     "mpi_library",
-      "mpi_version",    "ranks",      "nodes",       "ranks_per_node", "rank_order",    "region",     "mem",
-      "datatype",       "phase_mode", "size_bytes",  "count",          "phase",         "iterations", "warmup",
-      "avg_us",         "median_us",  "min_us",      "max_us",         "stddev_us",     "validation", "host",
-      "start_time",     "in_place",   "setup_us",    "gpus_per_node",  "procs_per_gpu", "gpu_aware",  "platform",
-      "osu_avg_us",     "osu_min_us", "osu_max_us",  "p90_us",         "p99_us",        "algbw_gbps", "busbw_gbps"};
+  static const std::vector<std::string> cols = {"schema_version", "benchmark",  "mcb_version",    "collective",
+                                                "algorithm",      "params",     "mpi_library",    "mpi_version",
+                                                "ranks",          "nodes",      "ranks_per_node", "rank_order",
+                                                "region",         "mem",        "datatype",       "phase_mode",
+                                                "size_bytes",     "count",      "phase",          "iterations",
+                                                "warmup",         "avg_us",     "median_us",      "min_us",
+                                                "max_us",         "stddev_us",  "validation",     "host",
+                                                "start_time",     "in_place",   "setup_us",       "gpus_per_node",
+                                                "procs_per_gpu",  "gpu_aware",  "platform",       "osu_avg_us",
+                                                "osu_min_us",     "osu_max_us", "p90_us",         "p99_us",
+                                                "algbw_gbps",     "busbw_gbps", "buffers",        "mem_traffic_bytes"};
   return cols;
 }
 

@@ -43,9 +43,22 @@ class Plan {
   /// "name=value;name=value", or "" when the algorithm has none.
   std::string params_string() const;
 
+  /// The bytes of memory this rank reads and writes per execution, counted
+  /// from the algorithm's schedule (the roofline of the shared-memory
+  /// allreduces); negative when the algorithm does not count them.
+  void set_traffic(double bytes) { traffic_ = bytes; }
+  double traffic() const { return traffic_; }
+
+  /// What the algorithm decided and why, for the user (the benchmarks log
+  /// these at -v: a copy path that fell back, and the kernel's refusal).
+  void add_note(const std::string& note) { notes_.push_back(note); }
+  const std::vector<std::string>& notes() const { return notes_; }
+
  private:
   std::vector<Phase> phases_;
   std::vector<std::pair<std::string, std::string>> params_;
+  double traffic_ = -1;
+  std::vector<std::string> notes_;
 };
 
 }  // namespace mcb

@@ -1,0 +1,144 @@
+// The copy paths of the shared-memory allreduces (see copy_path.hpp).
+#include "copy_path.hpp"
+
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "mcb/error.hpp"
+
+namespace mcb::allreduce::detail {
+
+namespace {
+
+// What a peer reads through cross-memory attach to see whether the kernel lets it.
+const std::uint64_t kProbe = 0x6d63622d636d6121ULL;
+
+}  // namespace
+
+std::string to_string(Path p) {
+  switch (p) {
+    case Path::registered:
+      return "registered";
+    case Path::cma:
+      return "cma";
+    case Path::copy_in:
+      break;
+  }
+  return "copy-in";
+}
+
+ParamSpec copy_param() {
+  return {"copy",
+          "how peers' buffers are reached: auto (registered where every buffer is, else cma where the kernel allows "
+          "process_vm_readv, else copy-in), registered (buffers from mcb::shm_allocate: --buffers registered), cma "
+          "or copy-in",
+          "auto",
+          {"auto", "registered", "cma", "copy-in"}};
+}
+
+int cma_read(pid_t pid, void* local, std::uintptr_t remote, std::size_t bytes) {
+  auto* to = static_cast<char*>(local);
+  while (bytes > 0) {
+    iovec l{to, bytes};
+    iovec r{reinterpret_cast<void*>(remote), bytes};
+    const ssize_t got = process_vm_readv(pid, &l, 1, &r, 1, 0);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    if (got == 0) return EFAULT;
+    to += got;
+    remote += static_cast<std::size_t>(got);
+    bytes -= static_cast<std::size_t>(got);
+  }
+  return 0;
+}
+
+Peers discover_peers(MPI_Comm dom) {
+  int me = 0, size = 0;
+  MPI_Comm_rank(dom, &me);
+  MPI_Comm_size(dom, &size);
+  const unsigned long long mine[2] = {static_cast<unsigned long long>(getpid()),
+                                      static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(&kProbe))};
+  std::vector<unsigned long long> all(2 * static_cast<std::size_t>(size));
+  MPI_Allgather(mine, 2, MPI_UNSIGNED_LONG_LONG, all.data(), 2, MPI_UNSIGNED_LONG_LONG, dom);
+  Peers p;
+  for (int q = 0; q < size; ++q) p.pids.push_back(static_cast<pid_t>(all[2 * static_cast<std::size_t>(q)]));
+  p.sorted = p.pids;
+  std::sort(p.sorted.begin(), p.sorted.end());
+  // Every rank reads the probe word of every other rank; one refusal
+  // anywhere turns the path off for the whole domain.
+  int ok = 1;
+  std::string why;
+  for (int q = 0; q < size && ok; ++q) {
+    if (q == me) continue;
+    std::uint64_t word = 0;
+    const int rc =
+        cma_read(p.pids[static_cast<std::size_t>(q)], &word, all[2 * static_cast<std::size_t>(q) + 1], sizeof word);
+    if (rc != 0 || word != kProbe) {
+      ok = 0;
+      why = "process_vm_readv from pid " + std::to_string(p.pids[static_cast<std::size_t>(q)]) + ": " +
+            (rc ? std::strerror(rc) : std::string("read the wrong bytes")) +
+            (rc == EPERM ? " (ptrace restrictions: kernel.yama.ptrace_scope, or a container without CAP_SYS_PTRACE)"
+                         : "");
+    }
+  }
+  int all_ok = 0;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, dom);
+  p.cma = all_ok == 1;
+  if (!p.cma) {
+    // The first refusal, as the lowest refusing rank saw it.
+    int first = ok ? size : me, lowest = size;
+    MPI_Allreduce(&first, &lowest, 1, MPI_INT, MPI_MIN, dom);
+    int len = me == lowest ? static_cast<int>(why.size()) : 0;
+    MPI_Bcast(&len, 1, MPI_INT, lowest, dom);
+    why.resize(static_cast<std::size_t>(len));
+    MPI_Bcast(why.data(), len, MPI_CHAR, lowest, dom);
+    p.cma_why = why;
+  }
+  return p;
+}
+
+Descriptor describe(const void* in, const void* out, std::size_t bytes, const Peers& peers) {
+  Descriptor d;
+  auto side = [&](const void* p) {
+    Side s;
+    s.addr = reinterpret_cast<std::uintptr_t>(p);
+    if (auto at = shm_lookup(p, bytes, peers.sorted)) {
+      s.at = *at;
+      s.registered = 1;
+    }
+    return s;
+  };
+  d.in = side(in);
+  d.out = side(out);
+  return d;
+}
+
+Path choose(const std::vector<Descriptor>& all, const Peers& peers, const std::string& requested) {
+  const bool registered =
+      std::all_of(all.begin(), all.end(), [](const Descriptor& d) { return d.in.registered && d.out.registered; });
+  if (requested == "copy-in") return Path::copy_in;
+  if (registered && (requested == "auto" || requested == "registered")) return Path::registered;
+  if (peers.cma && requested != "copy-in") return Path::cma;
+  return Path::copy_in;
+}
+
+Reach reach(const std::vector<Descriptor>& all, Path path) {
+  Reach r;
+  r.path = path;
+  for (const Descriptor& d : all) {
+    if (path == Path::registered) {
+      r.in.push_back(shm_translate(d.in.at));
+      r.out.push_back(shm_translate(d.out.at));
+    }
+    r.remote_in.push_back(static_cast<std::uintptr_t>(d.in.addr));
+  }
+  return r;
+}
+
+}  // namespace mcb::allreduce::detail

@@ -1,0 +1,77 @@
+// How a shared-memory allreduce reaches its peers' buffers (issue 21):
+//   registered: every rank's send and receive buffers are registered
+//               (mcb::shm_allocate), so peers read the inputs and write the
+//               results in place: no copy-in, no copy-out;
+//   cma:        Linux cross-memory attach (process_vm_readv) reads a peer's
+//               input straight from its buffer, in cache-sized chunks, one
+//               kernel copy (as Open MPI's shared-memory transport does);
+//   copy-in:    every rank copies its input into its region of the node's
+//               segment first (works everywhere).
+// --copy auto picks the first that every rank of the communicator can use;
+// a named path that cannot run is an error (persistent interface) or falls
+// back in that order (blocking interface, whose buffers change per call).
+#pragma once
+
+#include <mpi.h>
+#include <sys/types.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "mcb/collective.hpp"
+#include "mcb/shm_alloc.hpp"
+
+namespace mcb::allreduce::detail {
+
+enum class Path { copy_in = 0, cma = 1, registered = 2 };
+std::string to_string(Path p);
+
+/// --copy: auto, registered, cma or copy-in.
+ParamSpec copy_param();
+
+/// What the ranks of a domain know about each other once: process ids (by
+/// domain rank, and sorted) and whether cross-memory attach works between
+/// every pair (and if not, the first refusal).
+struct Peers {
+  std::vector<pid_t> pids, sorted;
+  bool cma = false;
+  std::string cma_why;  // why not, for -v
+};
+/// Collective over `dom`: exchanges process ids and tries a small
+/// process_vm_readv from every peer.
+Peers discover_peers(MPI_Comm dom);
+
+/// process_vm_readv of `bytes` at `remote` in process `pid` into `local`
+/// (partial transfers continued). Returns 0 or the errno of the refusal.
+int cma_read(pid_t pid, void* local, std::uintptr_t remote, std::size_t bytes);
+
+/// One rank's buffers for one call, as its peers need them: the input (the
+/// send buffer, or the receive buffer in place) and the receive buffer,
+/// each with its registered location (if any) and raw address. One cache
+/// line, so that a blocking call publishes it in the segment.
+struct Side {
+  ShmLocation at;
+  std::uint32_t registered = 0;
+  std::uint64_t addr = 0;
+};
+struct Descriptor {
+  Side in, out;
+};
+Descriptor describe(const void* in, const void* out, std::size_t bytes, const Peers& peers);
+
+/// The path every rank of the domain takes for these descriptors.
+Path choose(const std::vector<Descriptor>& all, const Peers& peers, const std::string& requested);
+
+/// Every domain rank's buffers as this rank reaches them on `path`:
+/// registered: pointers in my address space; cma: addresses in the peer's.
+struct Reach {
+  Path path = Path::copy_in;
+  std::vector<const char*> in;
+  std::vector<char*> out;
+  std::vector<std::uintptr_t> remote_in;
+};
+Reach reach(const std::vector<Descriptor>& all, Path path);
+
+}  // namespace mcb::allreduce::detail

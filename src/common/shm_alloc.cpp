@@ -1,0 +1,168 @@
+// Registered host buffers (see mcb/shm_alloc.hpp): one POSIX shared-memory
+// object per process and allocation, mapped by every process of the node.
+#include "mcb/shm_alloc.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "mcb/error.hpp"
+
+namespace mcb {
+
+namespace {
+
+struct Allocation {
+  std::uint64_t id = 0;
+  std::uint32_t member = 0;   // mine
+  std::size_t length = 0;     // mapped bytes (whole pages), the same for every member
+  std::vector<pid_t> sorted;  // the members' process ids, sorted
+  std::vector<char*> bases;   // per member, its memory in my address space
+};
+
+struct Registry {
+  std::mutex lock;
+  std::map<const char*, std::shared_ptr<Allocation>> by_base;  // my own memory
+  std::map<std::uint64_t, std::shared_ptr<Allocation>> by_id;
+  std::uint32_t serial = 0;
+};
+
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+
+std::string object_name(long pid, long serial) { return "/mcb." + std::to_string(pid) + "." + std::to_string(serial); }
+
+void unmap_all(const std::vector<char*>& bases, std::size_t length) {
+  for (char* b : bases)
+    if (b) munmap(b, length);
+}
+
+}  // namespace
+
+Buffer shm_allocate(MPI_Comm comm, std::size_t bytes) {
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int me = 0, size = 0;
+  MPI_Comm_rank(node, &me);
+  MPI_Comm_size(node, &size);
+  const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  const std::size_t length = std::max<std::size_t>(1, (bytes + page - 1) / page) * page;
+  std::uint32_t serial = 0;
+  {
+    std::lock_guard<std::mutex> g(registry().lock);
+    serial = registry().serial++;
+  }
+  std::optional<std::string> err;
+  const std::string mine_name = object_name(getpid(), serial);
+  auto failed = [&](const std::string& what, const std::string& name) {
+    if (!err)
+      err = "shm_allocate: " + what + " " + name + " (" + std::to_string(length) + " B): " + std::strerror(errno);
+  };
+  std::vector<char*> bases(static_cast<std::size_t>(size), nullptr);
+  const int fd = shm_open(mine_name.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
+  if (fd < 0) {
+    failed("shm_open", mine_name);
+  } else if (ftruncate(fd, static_cast<off_t>(length)) != 0) {
+    failed("ftruncate", mine_name);
+  } else {
+    void* p = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED)
+      failed("mmap", mine_name);
+    else
+      bases[static_cast<std::size_t>(me)] = static_cast<char*>(p);
+  }
+  // Every member's process id, serial and success.
+  long long info[3] = {static_cast<long long>(getpid()), static_cast<long long>(serial), err ? 0 : 1};
+  std::vector<long long> all(3 * static_cast<std::size_t>(size));
+  MPI_Allgather(info, 3, MPI_LONG_LONG, all.data(), 3, MPI_LONG_LONG, node);
+  bool everyone = true;
+  for (int q = 0; q < size; ++q) everyone = everyone && all[3 * static_cast<std::size_t>(q) + 2] == 1;
+  for (int q = 0; q < size && everyone && !err; ++q) {
+    if (q == me) continue;
+    const std::string name = object_name(static_cast<long>(all[3 * q]), static_cast<long>(all[3 * q + 1]));
+    const int peer = shm_open(name.c_str(), O_RDWR, 0);
+    if (peer < 0) {
+      failed("shm_open (a peer's)", name);
+      break;
+    }
+    void* p = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_SHARED, peer, 0);
+    close(peer);
+    if (p == MAP_FAILED) {
+      failed("mmap (a peer's)", name);
+      break;
+    }
+    bases[static_cast<std::size_t>(q)] = static_cast<char*>(p);
+  }
+  MPI_Barrier(node);  // every member has opened every object: the names can go
+  if (fd >= 0) {
+    shm_unlink(mine_name.c_str());
+    close(fd);
+  }
+  auto alloc = std::make_shared<Allocation>();
+  alloc->id = (static_cast<std::uint64_t>(all[0]) << 32) | static_cast<std::uint64_t>(all[1]);
+  alloc->member = static_cast<std::uint32_t>(me);
+  alloc->length = length;
+  for (int q = 0; q < size; ++q) alloc->sorted.push_back(static_cast<pid_t>(all[3 * static_cast<std::size_t>(q)]));
+  std::sort(alloc->sorted.begin(), alloc->sorted.end());
+  alloc->bases = bases;
+  MPI_Comm_free(&node);
+  try {
+    agree(comm, err);
+  } catch (const Error&) {
+    unmap_all(bases, length);
+    throw;
+  }
+  char* base = bases[static_cast<std::size_t>(me)];
+  {
+    std::lock_guard<std::mutex> g(registry().lock);
+    registry().by_base[base] = alloc;
+    registry().by_id[alloc->id] = alloc;
+  }
+  return Buffer(std::shared_ptr<void>(base,
+                                      [alloc](void* p) {
+                                        {
+                                          std::lock_guard<std::mutex> g(registry().lock);
+                                          registry().by_base.erase(static_cast<const char*>(p));
+                                          registry().by_id.erase(alloc->id);
+                                        }
+                                        unmap_all(alloc->bases, alloc->length);
+                                      }),
+                bytes);
+}
+
+std::optional<ShmLocation> shm_lookup(const void* p, std::size_t bytes, const std::vector<pid_t>& reach) {
+  std::lock_guard<std::mutex> g(registry().lock);
+  const auto& map = registry().by_base;
+  const auto* c = static_cast<const char*>(p);
+  auto it = map.upper_bound(c);
+  if (it == map.begin()) return std::nullopt;
+  --it;
+  const Allocation& a = *it->second;
+  if (c + bytes > it->first + a.length) return std::nullopt;
+  if (!std::includes(a.sorted.begin(), a.sorted.end(), reach.begin(), reach.end())) return std::nullopt;
+  return ShmLocation{a.id, a.member, static_cast<std::uint64_t>(c - it->first)};
+}
+
+char* shm_translate(const ShmLocation& at) {
+  std::lock_guard<std::mutex> g(registry().lock);
+  auto it = registry().by_id.find(at.id);
+  if (it == registry().by_id.end() || at.member >= it->second->bases.size()) return nullptr;
+  return it->second->bases[at.member] + at.offset;
+}
+
+std::size_t shm_allocations() {
+  std::lock_guard<std::mutex> g(registry().lock);
+  return registry().by_base.size();
+}
+
+}  // namespace mcb
