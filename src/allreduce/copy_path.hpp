@@ -32,16 +32,21 @@ std::string to_string(Path p);
 ParamSpec copy_param();
 
 /// What the ranks of a domain know about each other once: process ids (by
-/// domain rank, and sorted) and whether cross-memory attach works between
-/// every pair (and if not, the first refusal).
+/// domain rank, and sorted), whether cross-memory attach works between
+/// every pair (and if not, the first refusal), and whether it is fast
+/// enough to replace the copy-in (--copy auto).
 struct Peers {
   std::vector<pid_t> pids, sorted;
-  bool cma = false;
-  std::string cma_why;  // why not, for -v
+  bool cma = false;       // every rank can read every other rank's memory
+  bool cma_fast = false;  // and a kernel copy took no longer than a memcpy, on every rank
+  std::string cma_why;    // why not, for -v
+  std::string cma_speed;  // the measurement ("... GB/s against memcpy's ... GB/s")
 };
-/// Collective over `dom`: exchanges process ids and tries a small
-/// process_vm_readv from every peer.
+/// Collective over `dom`: exchanges process ids, tries a small
+/// process_vm_readv from every peer, and (where allowed) times one of
+/// kCmaSample bytes from the next rank against a memcpy of as many.
 Peers discover_peers(MPI_Comm dom);
+constexpr std::size_t kCmaSample = 256 * 1024;
 
 /// process_vm_readv of `bytes` at `remote` in process `pid` into `local`
 /// (partial transfers continued). Returns 0 or the errno of the refusal.
@@ -61,7 +66,10 @@ struct Descriptor {
 };
 Descriptor describe(const void* in, const void* out, std::size_t bytes, const Peers& peers);
 
-/// The path every rank of the domain takes for these descriptors.
+/// The path every rank of the domain takes for these descriptors: the one
+/// requested; auto: registered where every buffer is, else cma where
+/// allowed and fast, else copy-in. A requested path that cannot run falls
+/// back in the same order.
 Path choose(const std::vector<Descriptor>& all, const Peers& peers, const std::string& requested);
 
 /// Every domain rank's buffers as this rank reaches them on `path`:

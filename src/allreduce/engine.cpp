@@ -44,13 +44,14 @@ const Engine& Engines::get(Path p) {
   return *e;
 }
 
-CmaScratch::CmaScratch(int sources) {
-  chunk_ = 0;
-  if (sources <= 0) return;
+Scratch::Scratch(int q, bool cma)
+    : srcs(static_cast<std::size_t>(q) + 1), to(static_cast<std::size_t>(q) + 1) {
+  dsts.reserve(static_cast<std::size_t>(q) + 1);
+  if (!cma || q < 2) return;
   // 256 KiB in all (half of a typical L2), at least a page per source.
-  const std::size_t per = (256 * 1024) / static_cast<std::size_t>(std::max(1, sources));
-  chunk_ = std::max<std::size_t>(4096, per / kCacheLine * kCacheLine);
-  bytes_.resize(chunk_ * static_cast<std::size_t>(std::max(1, sources)));
+  const std::size_t sources = static_cast<std::size_t>(q - 1);
+  chunk_ = std::max<std::size_t>(4096, (256 * 1024) / sources / kCacheLine * kCacheLine);
+  bytes_.resize(chunk_ * sources);
 }
 
 void cma_read_or_abort(pid_t pid, void* local, std::uintptr_t remote, std::size_t bytes) {
@@ -61,39 +62,40 @@ void cma_read_or_abort(pid_t pid, void* local, std::uintptr_t remote, std::size_
   }
 }
 
+void sum_to(Scratch& w, int k, std::size_t lo, std::size_t bytes, const CollArgs& args) {
+  const int nd = static_cast<int>(w.dsts.size());
+  for (int d = 0; d < nd; ++d) w.to[static_cast<std::size_t>(d)] = w.dsts[static_cast<std::size_t>(d)] + lo;
+  reduce_many_to(w.to.data(), nd, w.srcs.data(), k, static_cast<int>(bytes / args.type_bytes()), args.type, args.op);
+}
+
 void sum_inputs(const Call& c, int me, const std::vector<pid_t>& pids, const std::vector<int>& from, std::size_t lo,
-                std::size_t hi, char* const* dsts, int nd, CmaScratch& scratch, const CollArgs& args) {
+                std::size_t hi, Scratch& w, const CollArgs& args) {
   if (hi <= lo) return;
-  const std::size_t elem = args.type_bytes();
   const int k = static_cast<int>(from.size());
-  std::vector<const void*> srcs(from.size());
-  std::vector<void*> to(static_cast<std::size_t>(nd));
   if (c.reach->path == Path::registered) {
     for (int i = 0; i < k; ++i) {
       const int x = from[static_cast<std::size_t>(i)];
-      srcs[static_cast<std::size_t>(i)] = (x == me ? c.in() : c.reach->in[static_cast<std::size_t>(x)]) + lo;
+      w.srcs[static_cast<std::size_t>(i)] = (x == me ? c.in() : c.reach->in[static_cast<std::size_t>(x)]) + lo;
     }
-    for (int d = 0; d < nd; ++d) to[static_cast<std::size_t>(d)] = dsts[d] + lo;
-    reduce_many_to(to.data(), nd, srcs.data(), k, static_cast<int>((hi - lo) / elem), args.type, args.op);
+    sum_to(w, k, lo, hi - lo, args);
     return;
   }
   // cma: chunk by chunk, the others' parts into the scratch, then one sum.
-  for (std::size_t at = lo; at < hi; at += scratch.chunk()) {
-    const std::size_t len = std::min(scratch.chunk(), hi - at);
+  for (std::size_t at = lo; at < hi; at += w.chunk()) {
+    const std::size_t len = std::min(w.chunk(), hi - at);
     int slot = 0;
     for (int i = 0; i < k; ++i) {
       const int x = from[static_cast<std::size_t>(i)];
       if (x == me) {
-        srcs[static_cast<std::size_t>(i)] = c.in() + at;
+        w.srcs[static_cast<std::size_t>(i)] = c.in() + at;
         continue;
       }
-      char* buf = scratch.at(slot++);
-      const pid_t pid = pids[static_cast<std::size_t>(x)];
-      cma_read_or_abort(pid, buf, c.reach->remote_in[static_cast<std::size_t>(x)] + at, len);
-      srcs[static_cast<std::size_t>(i)] = buf;
+      char* buf = w.at(slot++);
+      cma_read_or_abort(pids[static_cast<std::size_t>(x)], buf, c.reach->remote_in[static_cast<std::size_t>(x)] + at,
+                        len);
+      w.srcs[static_cast<std::size_t>(i)] = buf;
     }
-    for (int d = 0; d < nd; ++d) to[static_cast<std::size_t>(d)] = dsts[d] + at;
-    reduce_many_to(to.data(), nd, srcs.data(), k, static_cast<int>(len / elem), args.type, args.op);
+    sum_to(w, k, at, len, args);
   }
 }
 
@@ -106,7 +108,7 @@ ParamSpec interface_param() {
 }
 
 Plan engine_plan(const std::string& who, const CollArgs& args, const Params& params, const Resolved& resolved,
-                 MPI_Comm dom, std::function<std::shared_ptr<Engines>()> setup,
+                 MPI_Comm dom, std::function<std::shared_ptr<Engines>(const Peers&)> setup,
                  const std::function<double(Path)>& traffic, const std::string& copy_in_only) {
   const std::string interface = params.get("interface", "persistent");
   const std::string requested = params.get("copy", "auto");
@@ -139,9 +141,12 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
                 (peers.cma ? std::string(" on another node") : ": " + peers.cma_why));
   Plan plan;
   plan.add_note(who + ": copy path " + to_string(path) +
-                (peers.cma ? std::string() : "; cross-memory attach refused: " + peers.cma_why));
+                (!peers.cma        ? "; cross-memory attach refused: " + peers.cma_why
+                 : !peers.cma_fast ? "; cross-memory attach allowed but slower than copying in, so auto copies in: " +
+                                         peers.cma_speed
+                                   : "; cross-memory attach: " + peers.cma_speed));
   if (interface == "persistent") {
-    std::shared_ptr<Engines> engines = setup();
+    std::shared_ptr<Engines> engines = setup(peers);
     auto r = std::make_shared<const Reach>(reach(*all, path));
     const Call call{send, recv, r.get()};
     for (const auto& phase : engines->get(path).phases)
@@ -153,10 +158,10 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
     std::string key = who + ";count=" + std::to_string(args.count) + ";type=" + type_name +
                       ";op=" + std::to_string(MPI_Op_c2f(args.op));
     for (const auto& [name, value] : resolved) key += ";" + name + "=" + value;
-    plan.add("allreduce", [comm = args.comm, key, setup = std::move(setup), send, recv, bytes, requested,
+    plan.add("allreduce", [comm = args.comm, key, setup = std::move(setup), peers, send, recv, bytes, requested,
                            direct = copy_in_only.empty()] {
       std::shared_ptr<Engines>& engines = cache_of(comm)[key];
-      if (!engines) engines = setup();
+      if (!engines) engines = setup(peers);
       ShmSegment& seg = engines->seg();
       const std::vector<Descriptor> all = seg.exchange(describe(input_of(send, recv), recv, bytes, seg.peers()));
       const Reach r = reach(all, direct ? choose(all, seg.peers(), requested) : Path::copy_in);

@@ -63,16 +63,21 @@ class Engines {
   std::map<Path, std::shared_ptr<Engine>> made_;
 };
 
-/// Scratch for cross-memory attach: a chunk per source, together small
-/// enough to stay in the core's cache while the chunk is summed.
-class CmaScratch {
+/// What a call's stages use without allocating: lists of sources and
+/// destinations with room for every rank of the domain and one more, and on
+/// the cma path a chunk per source, together small enough to stay in the
+/// core's cache while the chunk is summed.
+class Scratch {
  public:
-  explicit CmaScratch(int sources);
+  Scratch(int q, bool cma);
+  std::vector<const void*> srcs;  // q + 1 entries
+  std::vector<void*> to;          // q + 1 entries
+  std::vector<char*> dsts;        // capacity q + 1: clear() and push_back() per use
   std::size_t chunk() const { return chunk_; }
   char* at(int i) { return bytes_.data() + static_cast<std::size_t>(i) * chunk_; }
 
  private:
-  std::size_t chunk_;
+  std::size_t chunk_ = 0;
   std::vector<char> bytes_;
 };
 
@@ -82,19 +87,23 @@ void cma_read_or_abort(pid_t pid, void* local, std::uintptr_t remote, std::size_
 
 /// The first stage of a registered or cma call: the sum over the inputs of
 /// the domain ranks `from` (me included) of bytes [lo, hi), written at the
-/// same offsets into each of the nd buffers `dsts` (their starts).
+/// same offsets into each of the buffers w.dsts (their starts).
 /// registered: read in place; cma: the others' chunks read with
 /// process_vm_readv into `scratch`, then summed (a refusal now, after the
 /// probe allowed it, aborts the job with the reason).
 void sum_inputs(const Call& c, int me, const std::vector<pid_t>& pids, const std::vector<int>& from, std::size_t lo,
-                std::size_t hi, char* const* dsts, int nd, CmaScratch& scratch, const CollArgs& args);
+                std::size_t hi, Scratch& w, const CollArgs& args);
+/// dsts (w.dsts, their starts) at [lo, lo + n elements) = the sum of the k
+/// sources already in w.srcs.
+void sum_to(Scratch& w, int k, std::size_t lo, std::size_t bytes, const CollArgs& args);
 
 /// The --interface parameter: persistent (default) or blocking.
 ParamSpec interface_param();
 
 using Resolved = std::vector<std::pair<std::string, std::string>>;
 
-/// A plan on args' buffers over the Engines that `setup` makes now
+/// A plan on args' buffers over the Engines that `setup` makes (from the
+/// domain's Peers, found here) now
 /// (persistent) or on the first execution, cached per (args.comm, `who`,
 /// count, type, op, `resolved`) (blocking, per params' --interface), on
 /// the ranks of `dom` (the segment's communicator). The copy path (--copy)
@@ -106,7 +115,7 @@ using Resolved = std::vector<std::pair<std::string, std::string>>;
 /// algorithm resolved them (checked before, so that `setup` cannot fail on
 /// bad input), for the report and the cache key.
 Plan engine_plan(const std::string& who, const CollArgs& args, const Params& params, const Resolved& resolved,
-                 MPI_Comm dom, std::function<std::shared_ptr<Engines>()> setup,
+                 MPI_Comm dom, std::function<std::shared_ptr<Engines>(const Peers&)> setup,
                  const std::function<double(Path)>& traffic, const std::string& copy_in_only = "");
 
 }  // namespace mcb::allreduce::detail

@@ -23,7 +23,7 @@ static_assert(sizeof(Descriptor) <= kSlot, "a descriptor must fit its slot");
 
 }  // namespace
 
-ShmSegment::ShmSegment(MPI_Comm node, std::size_t bytes) : peers_(discover_peers(node)) {
+ShmSegment::ShmSegment(MPI_Comm node, std::size_t bytes, Peers peers) : peers_(std::move(peers)) {
   MPI_Comm_rank(node, &rank_);
   MPI_Comm_size(node, &size_);
   const std::size_t region = kHeader + (bytes + kCacheLine - 1) / kCacheLine * kCacheLine;

@@ -32,8 +32,8 @@ constexpr std::size_t kCacheLine = 64;
 class ShmSegment {
  public:
   /// Collective over `node`: every rank gets a data region of `bytes`
-  /// (rounded up to cache lines) and a zeroed flag.
-  ShmSegment(MPI_Comm node, std::size_t bytes);
+  /// (rounded up to cache lines) and a zeroed flag; `peers`: discover_peers(node).
+  ShmSegment(MPI_Comm node, std::size_t bytes, Peers peers);
   ~ShmSegment();
   ShmSegment(const ShmSegment&) = delete;
   ShmSegment& operator=(const ShmSegment&) = delete;

@@ -41,8 +41,8 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
   const std::size_t bytes = args.block_bytes(), elem = args.type_bytes();
 
   auto c = std::make_shared<const detail::CyclicSchedule>(detail::cyclic_schedule(q, me, factors, bytes));
-  auto setup = [args, dom, inner, c, q, me, bytes, elem, nodes] {
-    auto seg = std::make_shared<detail::ShmSegment>(dom.comm, bytes);
+  auto setup = [args, dom, inner, c, q, me, bytes, elem, nodes](const detail::Peers& peers) {
+    auto seg = std::make_shared<detail::ShmSegment>(dom.comm, bytes, peers);
     auto base = std::make_shared<std::uint32_t>(0);  // my counter when the call began
     auto srcs = std::make_shared<std::vector<const void*>>(static_cast<std::size_t>(q) + 1);
     const std::uint32_t before = 1 + static_cast<std::uint32_t>(c->rs.size()) + (nodes ? 1 : 0);

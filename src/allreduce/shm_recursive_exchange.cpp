@@ -97,8 +97,8 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
   const std::size_t bytes = args.block_bytes(), elem = args.type_bytes();
   auto s = std::make_shared<const detail::ShmSchedule>(detail::shm_schedule(q, me, config.factors, bytes));
 
-  auto setup = [args, dom, inner, s, q, me, bytes, elem, nodes] {
-    auto seg = std::make_shared<detail::ShmSegment>(dom.comm, bytes);
+  auto setup = [args, dom, inner, s, q, me, bytes, elem, nodes](const detail::Peers& peers) {
+    auto seg = std::make_shared<detail::ShmSegment>(dom.comm, bytes, peers);
     std::shared_ptr<Plan> lane;  // the inter-node allreduce of my piece, in my region (every path)
     if (nodes)
       lane = std::make_shared<Plan>(detail::inter_node_plan(inner, args, dom.lane, seg->data(me) + s->piece.lo,
@@ -106,10 +106,9 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
     // Steps before the allgather: copy-in (or entering), the reduce_scatter
     // stages and, on several nodes, the inter-node allreduce of my piece.
     const std::uint32_t before = 1 + static_cast<std::uint32_t>(s->rs_range.size()) + (nodes ? 1 : 0);
-    auto make = [args, seg, s, lane, q, me, bytes, elem, nodes, before](detail::Path path) {
+    auto make = [args, seg, s, lane, q, me, bytes, nodes, before](detail::Path path) {
       const Shape h = shape(*s, path, q, nodes);
       auto base = std::make_shared<std::uint32_t>(0);  // my counter when the call began
-      auto srcs = std::make_shared<std::vector<const void*>>(static_cast<std::size_t>(q));
       auto engine = std::make_shared<detail::Engine>();
       const bool direct = path != detail::Path::copy_in;  // stage 0 reads the inputs where they are
       if (!direct)
@@ -125,9 +124,11 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
                args.memory().copy(mine + own.hi, c.in() + own.hi, bytes - own.hi);
                seg->set();
              }});
-      auto scratch = std::make_shared<detail::CmaScratch>(path == detail::Path::cma ? q - 1 : 0);
+      auto w = std::make_shared<detail::Scratch>(q, path == detail::Path::cma);
+      std::vector<int> first{me};  // whose inputs the first stage sums
+      if (!s->rs_members.empty()) first.insert(first.end(), s->rs_members[0].begin(), s->rs_members[0].end());
       engine->phases.push_back(
-          {"reduce_scatter", [seg, s, base, srcs, args, elem, h, direct, q, me, scratch](const detail::Call& c) {
+          {"reduce_scatter", [seg, s, base, w, first, args, h, direct, q, me](const detail::Call& c) {
              char* mine = seg->data(me);
              if (direct) {
                *base = seg->counter();
@@ -138,29 +139,23 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
                const detail::Range r = s->rs_range[j];
                const bool last = j + 1 == s->rs_range.size();
                for (int m : s->rs_members[j]) seg->wait(m, *base + 1 + static_cast<std::uint32_t>(j));
-               if (last && h.push)  // I write everyone's receive buffer: they must have entered
-                 for (int x = 0; x < q; ++x) seg->wait(x, *base + 1);
-               std::vector<char*> dsts;
-               if (last && h.push)
-                 dsts = c.reach->out;
-               else
-                 dsts = {mine};
-               if (last && h.push) dsts[static_cast<std::size_t>(me)] = static_cast<char*>(c.recv);
-               if (last && h.dual) dsts.push_back(static_cast<char*>(c.recv));
-               if (j == 0 && direct) {
-                 std::vector<int> from{me};
-                 from.insert(from.end(), s->rs_members[0].begin(), s->rs_members[0].end());
-                 detail::sum_inputs(c, me, seg->peers().pids, from, r.lo, r.hi, dsts.data(),
-                                    static_cast<int>(dsts.size()), *scratch, args);
+               w->dsts.clear();
+               if (last && h.push) {  // I write everyone's receive buffer: they must have entered
+                 for (int x = 0; x < q; ++x) {
+                   seg->wait(x, *base + 1);
+                   w->dsts.push_back(x == me ? static_cast<char*>(c.recv) : c.reach->out[static_cast<std::size_t>(x)]);
+                 }
                } else {
-                 auto& src = *srcs;
-                 src[0] = (j == 0 ? c.in() : mine) + r.lo;
+                 w->dsts.push_back(mine);
+                 if (last && h.dual) w->dsts.push_back(static_cast<char*>(c.recv));
+               }
+               if (j == 0 && direct) {
+                 detail::sum_inputs(c, me, seg->peers().pids, first, r.lo, r.hi, *w, args);
+               } else {
+                 w->srcs[0] = (j == 0 ? c.in() : mine) + r.lo;
                  int k = 1;
-                 for (int m : s->rs_members[j]) src[static_cast<std::size_t>(k++)] = seg->data(m) + r.lo;
-                 std::vector<void*> to;
-                 for (char* d : dsts) to.push_back(d + r.lo);
-                 detail::reduce_many_to(to.data(), static_cast<int>(to.size()), src.data(), k,
-                                        static_cast<int>(r.size() / elem), args.type, args.op);
+                 for (int m : s->rs_members[j]) w->srcs[static_cast<std::size_t>(k++)] = seg->data(m) + r.lo;
+                 detail::sum_to(*w, k, r.lo, r.size(), args);
                }
                seg->set();
              }

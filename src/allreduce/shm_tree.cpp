@@ -91,8 +91,8 @@ Plan tree(Kind kind, const CollArgs& args, const Layout& layout, const Params& p
                                    : kind == Kind::bcast && nodes ? "the bcast across nodes starts from the segment"
                                                                   : "";
 
-  auto setup = [kind, args, dom, inner, t, q, me, bytes, elem, nodes, root] {
-    auto seg = std::make_shared<detail::ShmSegment>(dom.comm, bytes);
+  auto setup = [kind, args, dom, inner, t, q, me, bytes, elem, nodes, root](const detail::Peers& peers) {
+    auto seg = std::make_shared<detail::ShmSegment>(dom.comm, bytes, peers);
     std::function<void()> across;  // one leader per node (or region): its rank 0, on its lane (rank 0's is rank 0)
     if (nodes && me == 0) {
       const CollArgs lane = args.on(dom.lane, nullptr, seg->data(0), static_cast<int>(bytes / elem));
@@ -111,9 +111,17 @@ Plan tree(Kind kind, const CollArgs& args, const Layout& layout, const Params& p
       const bool direct = path != detail::Path::copy_in;
       const bool push = path == detail::Path::registered && !nodes && kind != Kind::bcast;
       auto base = std::make_shared<std::uint32_t>(0);  // my counter when the call began
-      auto srcs = std::make_shared<std::vector<const void*>>(static_cast<std::size_t>(q) + 1);
-      auto scratch = std::make_shared<detail::CmaScratch>(path == detail::Path::cma ? q - 1 : 0);
+      auto w = std::make_shared<detail::Scratch>(q, path == detail::Path::cma);
       const auto stages = static_cast<std::uint32_t>(t->stages.size());
+      // Per stage, the ranks whose data I sum: the root first, then me, then the others.
+      std::vector<std::vector<int>> first;
+      for (const detail::TreeStage& st : t->stages) {
+        std::vector<int> from{st.root};
+        if (me != st.root) from.push_back(me);
+        for (int m : st.members)
+          if (m != st.root) from.push_back(m);
+        first.push_back(std::move(from));
+      }
       auto engine = std::make_shared<detail::Engine>();
       // Every path starts by waiting until the ranks that read or write my
       // region are done with my last call; copy-in then copies in (bcast:
@@ -162,7 +170,7 @@ Plan tree(Kind kind, const CollArgs& args, const Layout& layout, const Params& p
       if (kind != Kind::bcast)
         engine->phases.push_back(
             {"reduce",
-             [kind, seg, t, start, base, srcs, scratch, args, elem, direct, push, q, me](const detail::Call& c) {
+             [kind, seg, t, start, base, w, first, args, direct, push, q, me](const detail::Call& c) {
                if (direct) {
                  start();
                  seg->set();  // entered: my input (and receive buffer) are ready
@@ -173,43 +181,33 @@ Plan tree(Kind kind, const CollArgs& args, const Layout& layout, const Params& p
                  if (st.active) {
                    for (int m : st.members) seg->wait(m, ready);
                    const bool last = j + 1 == t->stages.size();
-                   std::vector<char*> dsts{seg->data(st.root)};
+                   w->dsts.clear();
                    if (last && push) {
                      // The node's sum goes straight to the receive buffers,
                      // which their ranks must have handed over.
-                     dsts.clear();
                      for (int x = 0; x < (kind == Kind::allreduce ? q : 1); ++x) {
                        seg->wait(x, *base + 1);
-                       dsts.push_back(x == me ? static_cast<char*>(c.recv) : c.reach->out[static_cast<std::size_t>(x)]);
+                       w->dsts.push_back(x == me ? static_cast<char*>(c.recv)
+                                                 : c.reach->out[static_cast<std::size_t>(x)]);
                      }
-                   }
-                   const std::size_t lo = st.part.lo;
-                   if (j == 0 && direct) {
-                     std::vector<int> from{st.root};
-                     if (me != st.root) from.push_back(me);
-                     for (int m : st.members)
-                       if (m != st.root) from.push_back(m);
-                     detail::sum_inputs(c, me, seg->peers().pids, from, st.part.lo, st.part.hi, dsts.data(),
-                                        static_cast<int>(dsts.size()), *scratch, args);
                    } else {
-                     // The root's region first: it is the destination.
-                     auto& src = *srcs;
+                     w->dsts.push_back(seg->data(st.root));
+                   }
+                   // The root's first (it is the destination), then mine, then the others'.
+                   const std::vector<int>& from = first[j];
+                   if (j == 0 && direct) {
+                     detail::sum_inputs(c, me, seg->peers().pids, from, st.part.lo, st.part.hi, *w, args);
+                   } else {
                      int k = 0;
-                     src[static_cast<std::size_t>(k++)] = seg->data(st.root) + lo;
-                     if (me != st.root)
-                       src[static_cast<std::size_t>(k++)] = (j == 0 ? c.in() : seg->data(me)) + lo;
-                     else if (j == 0)
-                       src[0] = c.in() + lo;
-                     for (int m : st.members)
-                       if (m != st.root) src[static_cast<std::size_t>(k++)] = seg->data(m) + lo;
-                     std::vector<void*> to;
-                     for (char* d : dsts) to.push_back(d + lo);
-                     detail::reduce_many_to(to.data(), static_cast<int>(to.size()), src.data(), k,
-                                            static_cast<int>(st.part.size() / elem), args.type, args.op);
+                     for (int x : from)
+                       w->srcs[static_cast<std::size_t>(k++)] =
+                           (x == me && j == 0 ? c.in() : seg->data(x)) + st.part.lo;
+                     detail::sum_to(*w, k, st.part.lo, st.part.size(), args);
                    }
                  }
                  seg->set();  // my part is summed
-                 if (st.active && me == st.root)
+                 // (A root of the last stage that pushed waits in complete instead.)
+                 if (st.active && me == st.root && !(push && j + 1 == t->stages.size()))
                    for (int m : st.members) seg->wait(m, ready + 1);
                  seg->set();  // (root) my subtree is summed
                }

@@ -314,8 +314,8 @@ class Runner {
           header_printed_ = true;
           breakdown_->columns(plan_phase_names(plan));
         } else {
-          table =
-              std::make_unique<ConsoleTable>(stdout, opt_.full, opt_.validate, plan_phase_names(plan), spec_.bandwidth);
+          table = std::make_unique<ConsoleTable>(stdout, opt_.full, opt_.validate, plan_phase_names(plan),
+                                                 spec_.bandwidth, traffic_ > 0);
           print_header(algorithm, plan, table.get(), mode);
         }
       }
@@ -581,7 +581,8 @@ class Runner {
       breakdown_->row(layout_->num_nodes(), layout_->size(), to_string(mode), size, m.phase_stats, m.total, validation,
                       params);
     else
-      table->row(size, m.total, m.phase_stats, validation, setup_us, algbw(m.total), algbw(m.total) * factor);
+      table->row(size, m.total, m.phase_stats, validation, setup_us, algbw(m.total), algbw(m.total) * factor, traffic_,
+                 m.total.rank_max > 0 ? traffic_ * layout_->ranks_per_node() / m.total.rank_max * 1e-3 : 0.0);
     if (!writer_) return;
     save_iterations(algorithm, params, mode, size, iterations, m);
     for (std::size_t s = 0; s <= m.phases.size(); ++s) {

@@ -132,8 +132,14 @@ void RowWriter::write(const Row& row) {
   if (json_.is_open()) json_ << json_line(row) << '\n' << std::flush;
 }
 
-ConsoleTable::ConsoleTable(std::FILE* out, bool full, bool validate, std::vector<std::string> phases, bool bandwidth)
-    : out_(out), full_(full), validate_(validate), phases_(std::move(phases)), bandwidth_(bandwidth) {}
+ConsoleTable::ConsoleTable(std::FILE* out, bool full, bool validate, std::vector<std::string> phases, bool bandwidth,
+                           bool traffic)
+    : out_(out),
+      full_(full),
+      validate_(validate),
+      phases_(std::move(phases)),
+      bandwidth_(bandwidth),
+      traffic_(full && traffic) {}
 
 // 18 characters, or the name and "(us)" with two spaces before.
 int ConsoleTable::phase_width(const std::string& phase) { return std::max(18, static_cast<int>(phase.size()) + 6); }
@@ -145,6 +151,7 @@ void ConsoleTable::header() const {
     std::fprintf(out_, "%18s%18s%12s%18s%18s%18s%14s", "Min Latency(us)", "Max Latency(us)", "Iterations",
                  "Slowest Avg(us)", "Slowest Med(us)", "Stddev(us)", "Setup(us)");
   if (full_) std::fprintf(out_, "%14s%14s", "algbw(GB/s)", "busbw(GB/s)");
+  if (traffic_) std::fprintf(out_, "%14s%14s", "Traffic(B)", "MemBW(GB/s)");
   if (validate_) std::fprintf(out_, "%12s", "Validation");
   if (phases_.size() > 1)
     for (const auto& p : phases_) std::fprintf(out_, "%*s", phase_width(p), (p + "(us)").c_str());
@@ -153,13 +160,15 @@ void ConsoleTable::header() const {
 }
 
 void ConsoleTable::row(std::size_t size, const Stats& total, const std::vector<Stats>& phases,
-                       const std::string& validation, double setup_us, double algbw, double busbw) const {
+                       const std::string& validation, double setup_us, double algbw, double busbw, double traffic,
+                       double mem_gbps) const {
   std::fprintf(out_, "%-10zu%18.2f", size, total.rank_avg);
   if (bandwidth_) std::fprintf(out_, "%18.2f", total.rank_avg > 0 ? static_cast<double>(size) / total.rank_avg : 0.0);
   if (full_)
     std::fprintf(out_, "%18.2f%18.2f%12zu%18.2f%18.2f%18.2f%14.2f", total.rank_min, total.rank_max, total.n, total.avg,
                  total.median, total.stddev, setup_us);
   if (full_) std::fprintf(out_, "%14.3f%14.3f", algbw, busbw);
+  if (traffic_) std::fprintf(out_, "%14.0f%14.3f", traffic, mem_gbps);
   if (validate_) std::fprintf(out_, "%12s", validation.c_str());
   if (phases_.size() > 1)
     for (std::size_t i = 0; i < phases.size(); ++i)

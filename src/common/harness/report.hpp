@@ -53,21 +53,25 @@ class RowWriter {
 /// The console table of one algorithm: OSU's columns, plus per-phase averages.
 class ConsoleTable {
  public:
-  /// bandwidth: a Bandwidth(MB/s) column, size / average time.
-  ConsoleTable(std::FILE* out, bool full, bool validate, std::vector<std::string> phases, bool bandwidth = false);
+  /// bandwidth: a Bandwidth(MB/s) column, size / average time. traffic:
+  /// with -f, Traffic(B) and MemBW(GB/s) columns (the schedule's memory
+  /// traffic per rank, and the node's ranks' traffic over the slowest
+  /// rank's mean time).
+  ConsoleTable(std::FILE* out, bool full, bool validate, std::vector<std::string> phases, bool bandwidth = false,
+               bool traffic = false);
   void header() const;
   /// total: the whole operation; phases: one Stats per phase name given at construction.
   /// setup_us: the plan's setup; algbw, busbw: nccl-tests' bandwidths in
   /// GB/s (all three shown with -f).
   void row(std::size_t size, const Stats& total, const std::vector<Stats>& phases, const std::string& validation,
-           double setup_us = 0, double algbw = 0, double busbw = 0) const;
+           double setup_us = 0, double algbw = 0, double busbw = 0, double traffic = 0, double mem_gbps = 0) const;
 
  private:
   static int phase_width(const std::string& phase);
   std::FILE* out_;
   bool full_, validate_;
   std::vector<std::string> phases_;
-  bool bandwidth_;
+  bool bandwidth_, traffic_;
 };
 
 /// mcb_breakdown's table: one row per (nodes, parameters, phase mode, size)
