@@ -165,6 +165,96 @@ mcb_mpi_test(allreduce_shm_100_calls 8 --expect-ranks --expect-rows 12
 mcb_mpi_test(allreduce_shm_100_calls_prime 7 --expect-ranks --expect-rows 6 --expect-stdout "factors=-7,7;"
              -- ${AR} -c -m 4000,400000 -i 100 -x 0 --algorithm shm_recursive_exchange,shm_cyclic_shift,shm_tree
              --in-place)
+# The copy paths (issue 21). Registered buffers (--buffers registered,
+# mcb::shm_allocate), read and written in place, and cross-memory attach
+# (--copy cma) on plain buffers, for the recursive exchange (push with its
+# default factors) and the tree, persistent and blocking, on one node and
+# on virtual nodes of odd and prime sizes, in place and cyclic on some.
+# Case: P;K;extra arguments.
+set(SHM_COPY_CHECK -c -m 4,28,64,4000,400000 -i 3 -x 1 --algorithm shm_recursive_exchange,shm_tree
+    --interface persistent,blocking)
+foreach(case "2;2;" "3;3;--in-place" "4;2;--rank-order;cyclic" "5;5;" "6;3;--in-place" "7;7;" "8;4;--in-place"
+        "9;3;--rank-order;cyclic" "12;6;" "13;13;--in-place")
+  list(GET case 0 p)
+  list(GET case 1 k)
+  list(SUBLIST case 2 -1 extra)
+  string(REPLACE ";" "" tag "${extra}")
+  string(REPLACE "--" "_" tag "${tag}")
+  mcb_mpi_test(allreduce_registered_p${p}_k${k}${tag} ${p} --expect-ranks --expect-rows 20
+               --expect-stdout "copy=registered" --expect-stdout "buffers: registered"
+               -- ${AR} ${SHM_COPY_CHECK} --ranks-per-node ${k} --buffers registered --copy registered ${extra})
+endforeach()
+foreach(case "2;2;" "5;5;--in-place" "6;3;--rank-order;cyclic" "7;7;" "12;4;--in-place")
+  list(GET case 0 p)
+  list(GET case 1 k)
+  list(SUBLIST case 2 -1 extra)
+  string(REPLACE ";" "" tag "${extra}")
+  string(REPLACE "--" "_" tag "${tag}")
+  mcb_mpi_test(allreduce_cma_p${p}_k${k}${tag} ${p} --expect-ranks --expect-rows 20 --expect-stdout "copy=cma"
+               -- ${AR} ${SHM_COPY_CHECK} --ranks-per-node ${k} --copy cma ${extra})
+endforeach()
+# Every factor set at 6 and 8 ranks: push (one allgather stage over the
+# node) and pull (several), one or several reduce_scatter stages; the
+# tree's fan-ins; cma with the same sets.
+foreach(q 6 8)
+  string(REPLACE "/" ";" sets "${factors_${q}}")
+  list(LENGTH sets n)
+  math(EXPR rows "${n} * 3")
+  mcb_mpi_test(allreduce_registered_factors_q${q} ${q} --expect-ranks --expect-rows ${rows}
+               -- ${AR} -c -m 28,4000,400000 -i 2 -x 1 --algorithm shm_recursive_exchange "--factors=${factors_${q}}"
+               --buffers registered --copy registered)
+  mcb_mpi_test(allreduce_cma_factors_q${q} ${q} --expect-ranks --expect-rows ${rows}
+               -- ${AR} -c -m 28,4000,400000 -i 2 -x 1 --algorithm shm_recursive_exchange "--factors=${factors_${q}}"
+               --copy cma --in-place)
+  string(REPLACE "/" ";" sets "${tree_${q}}")
+  list(LENGTH sets n)
+  math(EXPR rows "${n} * 6")
+  mcb_mpi_test(allreduce_registered_tree_q${q} ${q} --expect-ranks --expect-rows ${rows}
+               -- ${AR} -c -m 28,4000,400000 -i 2 -x 1 --algorithm shm_tree "--factors=${tree_${q}}"
+               --buffers registered --copy registered,cma)
+endforeach()
+# Several nodes: the pieces go across on the lanes from the regions.
+mcb_mpi_test(allreduce_registered_nodes_p12 12 --expect-ranks --expect-rows 32 --expect-stdout "copy=registered"
+             -- ${AR} -c -m 4,28,4000,400000 -i 2 -x 1 --algorithm shm_recursive_exchange,shm_tree
+             --ranks-per-node 4 --rank-order cyclic --inner recursive_doubling,ring --buffers registered
+             --copy registered,cma --in-place)
+# 100 back-to-back calls of each path, then validation.
+mcb_mpi_test(allreduce_copy_100_calls 7 --expect-ranks --expect-rows 16
+             -- ${AR} -c -m 64,400000 -i 100 -x 0 --algorithm shm_recursive_exchange,shm_tree
+             --interface persistent,blocking --buffers registered --copy registered,cma)
+# Registered on even ranks only: auto falls back (cma where the kernel copy
+# measured as fast as a memcpy, else copy-in); the memory traffic of each
+# path from its schedule at 2 ranks, 4000 B: 2n registered (push), 4n
+# copy-in (-f: Traffic(B)).
+mcb_mpi_test(allreduce_mixed_p5 5 --expect-ranks --expect-rows 20 --expect-stdout "copy=(cma|copy-in)"
+             --expect-stdout "buffers: mixed" -- ${AR} ${SHM_COPY_CHECK} --buffers mixed)
+mcb_mpi_test(allreduce_traffic_p2 2 --expect-ranks --expect-rows 3 --expect-stdout " 8064 +[0-9.]+ +pass"
+             --expect-stdout " 16000 +[0-9.]+ +pass"
+             -- ${AR} -c -f -m 4000:4000 -i 2 -x 1 --algorithm shm_recursive_exchange --buffers registered
+             --copy registered,cma,copy-in)
+# A kernel that refuses cross-memory attach (a preloaded shim: EPERM for
+# mcb's calls, not the MPI's): auto copies in and says why at -v; a forced
+# cma is refused with the kernel's reason.
+mcb_mpi_test(allreduce_cma_refused 3 --expect-ranks --expect-rows 20 --expect-stdout "copy=copy-in"
+             --expect-stderr "cross-memory attach refused: process_vm_readv from pid [0-9]+: Operation not permitted"
+             --preload $<TARGET_FILE:mcb_cma_refuse> -- ${AR} ${SHM_COPY_CHECK} -v)
+mcb_bad_input(allreduce_cma_refused 3
+              "shm_recursive_exchange: --copy cma: cross-memory attach is refused: process_vm_readv from pid [0-9]+: Operation not permitted"
+              --preload $<TARGET_FILE:mcb_cma_refuse> -- ${AR} --algorithm shm_recursive_exchange --copy cma)
+mcb_bad_input(allreduce_copy_not_registered 4
+              "shm_tree: --copy registered: not every rank's send and receive buffers are registered"
+              -- ${AR} --algorithm shm_tree --copy registered --buffers mixed)
+mcb_bad_input(allreduce_copy_one_rank 4 "--copy cma: only copy-in here .one rank per node: no peers to reach."
+              -- ${AR} --algorithm shm_recursive_exchange --copy cma --ranks-per-node 1)
+mcb_bad_input(allreduce_copy_garbage 2 "--copy zero: expected one of auto, registered, cma, copy-in"
+              -- ${AR} --algorithm shm_tree --copy zero)
+mcb_bad_input(allreduce_buffers_garbage 2 "--buffers shared: expected plain, registered or mixed"
+              -- ${AR} --buffers shared)
+mcb_bad_input(allreduce_buffers_device 2 "--buffers registered: registered buffers are host memory .--mem cuda."
+              -- ${AR} --buffers registered -d cuda)
+mcb_bad_input(allreduce_buffers_ppg 4 "--buffers registered: with --procs-per-gpu the processes of a GPU share"
+              -- ${AR} --buffers registered --ranks-per-node 2 --procs-per-gpu 2)
+
 # The issue's acceptance run, as a user types it.
 mcb_mpi_test(allreduce_done_p8 8 --expect-ranks --expect-rows 209
              -- ${AR} --algorithm all -c -f --ranks-per-node 4 ${ACCEPT_ITERATIONS})
@@ -221,6 +311,28 @@ foreach(p RANGE 1 13)
                  --rank-order cyclic)
   endforeach()
 endforeach()
+# The copy paths of reduce and bcast: registered buffers (reduce: the last
+# stage writes rank 0's receive buffer; bcast: every rank reads rank 0's
+# input in place) and cma, one node of 2, 5 and 7; several nodes (reduce;
+# the bcast across nodes copies in).
+foreach(tool reduce bcast)
+  if(tool STREQUAL "reduce")
+    set(bin ${RED})
+  else()
+    set(bin ${BC})
+  endif()
+  foreach(p 2 5 7)
+    mcb_mpi_test(${tool}_copy_p${p} ${p} --expect-ranks --expect-rows 20 --expect-stdout "copy=registered"
+                 --expect-stdout "copy=cma"
+                 -- ${bin} -c -m 4,28,64,4000,400000 -i 3 -x 1 --algorithm shm_tree --interface persistent,blocking
+                 --buffers registered --copy registered,cma)
+  endforeach()
+endforeach()
+mcb_mpi_test(reduce_copy_nodes_p12 12 --expect-ranks --expect-rows 10 --expect-stdout "copy=registered"
+             -- ${RED} -c -m 4,28,64,4000,400000 -i 3 -x 1 --algorithm shm_tree --ranks-per-node 4 --rank-order cyclic
+             --buffers registered --copy registered,cma --in-place)
+mcb_bad_input(bcast_copy_nodes 4 "shm_tree .bcast.: --copy registered: only copy-in here .the bcast across nodes"
+              -- ${BC} --algorithm shm_tree --ranks-per-node 2 --buffers registered --copy registered)
 mcb_mpi_test(reduce_tree_factors_q8 8 --expect-ranks --expect-rows 12
              -- ${RED} -c -m 28,4000,400000 -i 2 -x 1 --algorithm shm_tree "--factors=-8/-2,-4/-4,-2/-2,-2,-2" -T int)
 mcb_mpi_test(bcast_double_nodes 12 --expect-ranks --expect-rows 6 --expect-stdout "# type: double"

@@ -44,8 +44,7 @@ const Engine& Engines::get(Path p) {
   return *e;
 }
 
-Scratch::Scratch(int q, bool cma)
-    : srcs(static_cast<std::size_t>(q) + 1), to(static_cast<std::size_t>(q) + 1) {
+Scratch::Scratch(int q, bool cma) : srcs(static_cast<std::size_t>(q) + 1), to(static_cast<std::size_t>(q) + 1) {
   dsts.reserve(static_cast<std::size_t>(q) + 1);
   if (!cma || q < 2) return;
   // 256 KiB in all (half of a typical L2), at least a page per source.
@@ -118,61 +117,78 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
   void* recv = args.recvbuf;
   const std::size_t bytes = args.block_bytes();
 
-  // The path for these buffers: each domain agrees from its ranks'
-  // descriptors, then the lowest over the communicator, so that every rank
-  // runs the same phases.
-  const Peers peers = discover_peers(dom);
-  int size = 0;
-  MPI_Comm_size(dom, &size);
-  const Descriptor mine = describe(input_of(send, recv), recv, bytes, peers);
-  auto all = std::make_shared<std::vector<Descriptor>>(static_cast<std::size_t>(size));
-  MPI_Allgather(&mine, sizeof(Descriptor), MPI_BYTE, all->data(), sizeof(Descriptor), MPI_BYTE, dom);
-  int lowest = copy_in_only.empty() ? static_cast<int>(choose(*all, peers, requested)) : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &lowest, 1, MPI_INT, MPI_MIN, args.comm);
-  const Path path = static_cast<Path>(lowest);
+  Plan plan;
+  for (const auto& [name, value] : resolved) plan.set_param(name, value);
+  plan.set_param("interface", interface);
   if (!copy_in_only.empty() && requested != "auto" && requested != "copy-in")
     throw Error(who + ": --copy " + requested + ": only copy-in here (" + copy_in_only + ")");
-  if (requested == "registered" && path != Path::registered)
-    throw Error(who +
-                ": --copy registered: not every rank's send and receive buffers are registered (allocate them "
-                "with mcb::shm_allocate; in the benchmarks, --buffers registered)");
-  if (requested == "cma" && path != Path::cma)
-    throw Error(who + ": --copy cma: cross-memory attach is refused" +
-                (peers.cma ? std::string(" on another node") : ": " + peers.cma_why));
-  Plan plan;
-  plan.add_note(who + ": copy path " + to_string(path) +
-                (!peers.cma        ? "; cross-memory attach refused: " + peers.cma_why
-                 : !peers.cma_fast ? "; cross-memory attach allowed but slower than copying in, so auto copies in: " +
-                                         peers.cma_speed
-                                   : "; cross-memory attach: " + peers.cma_speed));
+  auto note = [who](const Peers& peers, Path path) {
+    return who + ": copy path " + to_string(path) + "; cross-memory attach " +
+           (!peers.cma       ? "refused: " + peers.cma_why
+            : peers.cma_fast ? "as fast as a memcpy: " + peers.cma_speed
+                             : "slower than a memcpy (auto copies in rather): " + peers.cma_speed);
+  };
+
   if (interface == "persistent") {
+    // The path for these buffers: each domain agrees from its ranks'
+    // descriptors, then the lowest over the communicator, so that every
+    // rank runs the same phases.
+    const Peers peers = discover_peers(dom);
+    int size = 0;
+    MPI_Comm_size(dom, &size);
+    const Descriptor mine = describe(input_of(send, recv), recv, bytes, peers);
+    std::vector<Descriptor> all(static_cast<std::size_t>(size));
+    MPI_Allgather(&mine, sizeof(Descriptor), MPI_BYTE, all.data(), sizeof(Descriptor), MPI_BYTE, dom);
+    int lowest = copy_in_only.empty() ? static_cast<int>(choose(all, peers, requested)) : 0;
+    MPI_Allreduce(MPI_IN_PLACE, &lowest, 1, MPI_INT, MPI_MIN, args.comm);
+    const Path path = static_cast<Path>(lowest);
+    if (requested == "registered" && path != Path::registered)
+      throw Error(who +
+                  ": --copy registered: not every rank's send and receive buffers are registered (allocate them "
+                  "with mcb::shm_allocate; in the benchmarks, --buffers registered)");
+    if (requested == "cma" && path != Path::cma)
+      throw Error(who + ": --copy cma: cross-memory attach is refused" +
+                  (peers.cma ? std::string(" on another node") : ": " + peers.cma_why));
     std::shared_ptr<Engines> engines = setup(peers);
-    auto r = std::make_shared<const Reach>(reach(*all, path));
+    auto r = std::make_shared<const Reach>(reach(all, path));
     const Call call{send, recv, r.get()};
     for (const auto& phase : engines->get(path).phases)
       plan.add(phase.name, [engines, r, call, run = &phase.run] { (*run)(call); });
-  } else {
-    char type_name[MPI_MAX_OBJECT_NAME] = {};
-    int len = 0;
-    MPI_Type_get_name(args.type, type_name, &len);
-    std::string key = who + ";count=" + std::to_string(args.count) + ";type=" + type_name +
-                      ";op=" + std::to_string(MPI_Op_c2f(args.op));
-    for (const auto& [name, value] : resolved) key += ";" + name + "=" + value;
-    plan.add("allreduce", [comm = args.comm, key, setup = std::move(setup), peers, send, recv, bytes, requested,
-                           direct = copy_in_only.empty()] {
-      std::shared_ptr<Engines>& engines = cache_of(comm)[key];
-      if (!engines) engines = setup(peers);
-      ShmSegment& seg = engines->seg();
-      const std::vector<Descriptor> all = seg.exchange(describe(input_of(send, recv), recv, bytes, seg.peers()));
-      const Reach r = reach(all, direct ? choose(all, seg.peers(), requested) : Path::copy_in);
-      const Call call{send, recv, &r};
-      for (const auto& phase : engines->get(r.path).phases) phase.run(call);
-    });
+    plan.set_param("copy", to_string(path));
+    plan.set_traffic(traffic(path));
+    plan.add_note(note(peers, path));
+    return plan;
   }
-  for (const auto& [name, value] : resolved) plan.set_param(name, value);
-  plan.set_param("interface", interface);
-  plan.set_param("copy", to_string(path));
-  plan.set_traffic(traffic(path));
+
+  // Blocking: nothing collective here (a rank may make this plan alone, as
+  // the preload library does for new buffers); the first call sets up, and
+  // every call agrees on its path from the buffers it brings. The report
+  // says the path of the last call.
+  char type_name[MPI_MAX_OBJECT_NAME] = {};
+  int len = 0;
+  MPI_Type_get_name(args.type, type_name, &len);
+  std::string key = who + ";count=" + std::to_string(args.count) + ";type=" + type_name +
+                    ";op=" + std::to_string(MPI_Op_c2f(args.op));
+  for (const auto& [name, value] : resolved) key += ";" + name + "=" + value;
+  plan.set_param("copy", "per call");
+  std::shared_ptr<Plan::Report> report = plan.report();
+  auto last = std::make_shared<int>(-1);  // the path of the last call
+  plan.add("allreduce", [comm = args.comm, dom, key, setup = std::move(setup), traffic, note, report, last, send, recv,
+                         bytes, requested, direct = copy_in_only.empty()] {
+    std::shared_ptr<Engines>& engines = cache_of(comm)[key];
+    if (!engines) engines = setup(discover_peers(dom));
+    ShmSegment& seg = engines->seg();
+    const std::vector<Descriptor> all = seg.exchange(describe(input_of(send, recv), recv, bytes, seg.peers()));
+    const Reach r = reach(all, direct ? choose(all, seg.peers(), requested) : Path::copy_in);
+    const Call call{send, recv, &r};
+    for (const auto& phase : engines->get(r.path).phases) phase.run(call);
+    if (*last != static_cast<int>(r.path)) {
+      if (*last < 0) report->add_note(note(seg.peers(), r.path));
+      *last = static_cast<int>(r.path);
+      report->set_param("copy", to_string(r.path));
+      report->set_traffic(traffic(r.path));
+    }
+  });
   return plan;
 }
 

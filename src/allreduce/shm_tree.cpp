@@ -169,8 +169,7 @@ Plan tree(Kind kind, const CollArgs& args, const Layout& layout, const Params& p
       }
       if (kind != Kind::bcast)
         engine->phases.push_back(
-            {"reduce",
-             [kind, seg, t, start, base, w, first, args, direct, push, q, me](const detail::Call& c) {
+            {"reduce", [kind, seg, t, start, base, w, first, args, direct, push, q, me](const detail::Call& c) {
                if (direct) {
                  start();
                  seg->set();  // entered: my input (and receive buffer) are ready

@@ -10,7 +10,7 @@ void Plan::add(const std::string& phase, Step step) {
 void Plan::append(const Plan& inner, const std::string& phase) {
   for (const auto& p : inner.phases_)
     for (const auto& s : p.steps) add(phase, s);
-  for (const auto& [name, value] : inner.params_) set_param(phase + "." + name, value);
+  for (const auto& [name, value] : inner.params()) set_param(phase + "." + name, value);
 }
 
 void Plan::append(const Plan& inner) {
@@ -33,7 +33,7 @@ std::vector<std::string> Plan::phase_names() const {
   return names;
 }
 
-void Plan::set_param(const std::string& name, const std::string& value) {
+void Plan::Report::set_param(const std::string& name, const std::string& value) {
   for (auto& [n, v] : params_)
     if (n == name) {
       v = value;
@@ -44,7 +44,7 @@ void Plan::set_param(const std::string& name, const std::string& value) {
 
 std::string Plan::params_string() const {
   std::string out;
-  for (const auto& [n, v] : params_) {
+  for (const auto& [n, v] : params()) {
     if (!out.empty()) out += ';';
     out += n + '=' + v;
   }

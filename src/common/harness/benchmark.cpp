@@ -302,13 +302,18 @@ class Runner {
       Plan plan = make_plan(algorithm, config, args, b, count);
       double setup_us = (MPI_Wtime() - t0) * 1e6;
       MPI_Allreduce(MPI_IN_PLACE, &setup_us, 1, MPI_DOUBLE, MPI_MAX, layout_->comm());
+      const int iterations = opt_.iterations > 0 ? opt_.iterations : default_iterations(size);
+      const int warmup = opt_.warmup >= 0 ? opt_.warmup : default_warmup(size);
+      Measurement m =
+          measure(plan, layout_->comm(), iterations, warmup, mode, spec_.time_factor, !opt_.save_iterations.empty());
+      // What the plan reports is read after it ran: an algorithm that sets
+      // up in its first execution (the blocking interface) decides there.
       traffic_ = plan.traffic();  // the schedule's bytes per rank, max over ranks (0: not counted)
       MPI_Allreduce(MPI_IN_PLACE, &traffic_, 1, MPI_DOUBLE, MPI_MAX, layout_->comm());
       traffic_ = std::max(traffic_, 0.0);
-      if (layout_->rank() == 0 && size == opt_.sizes.front())
-        for (const auto& note : plan.notes()) spdlog::info("{}", note);
       if (!started && layout_->rank() == 0) {
         started = true;
+        for (const auto& note : plan.notes()) spdlog::info("{}", note);
         if (breakdown_) {
           if (!header_printed_) print_header(algorithm, plan, nullptr, mode);
           header_printed_ = true;
@@ -319,10 +324,6 @@ class Runner {
           print_header(algorithm, plan, table.get(), mode);
         }
       }
-      const int iterations = opt_.iterations > 0 ? opt_.iterations : default_iterations(size);
-      const int warmup = opt_.warmup >= 0 ? opt_.warmup : default_warmup(size);
-      Measurement m =
-          measure(plan, layout_->comm(), iterations, warmup, mode, spec_.time_factor, !opt_.save_iterations.empty());
       std::string validation = "off";
       if (opt_.validate) {
         bool ok = validate(algorithm, plan, args, b, size);

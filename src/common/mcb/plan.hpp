@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,28 +38,43 @@ class Plan {
   const std::vector<Phase>& phases() const { return phases_; }
   std::vector<std::string> phase_names() const;
 
+  /// What the algorithm resolved and decided, for headers and reports:
+  /// parameters, the bytes of memory this rank reads and writes per
+  /// execution (counted from the algorithm's schedule: the roofline of the
+  /// shared-memory allreduces; negative when not counted) and notes for the
+  /// user (logged at -v: a copy path that fell back, and why). Copies of a
+  /// plan share it, and so may its steps: an algorithm that sets up lazily
+  /// in its first execution (the blocking interface) records there what it
+  /// decided.
+  class Report {
+   public:
+    void set_param(const std::string& name, const std::string& value);
+    const std::vector<std::pair<std::string, std::string>>& params() const { return params_; }
+    void set_traffic(double bytes) { traffic_ = bytes; }
+    double traffic() const { return traffic_; }
+    void add_note(const std::string& note) { notes_.push_back(note); }
+    const std::vector<std::string>& notes() const { return notes_; }
+
+   private:
+    std::vector<std::pair<std::string, std::string>> params_;
+    double traffic_ = -1;
+    std::vector<std::string> notes_;
+  };
+  const std::shared_ptr<Report>& report() const { return report_; }
+
   /// Parameters as resolved by the algorithm (for headers and reports).
-  void set_param(const std::string& name, const std::string& value);
-  const std::vector<std::pair<std::string, std::string>>& params() const { return params_; }
+  void set_param(const std::string& name, const std::string& value) { report_->set_param(name, value); }
+  const std::vector<std::pair<std::string, std::string>>& params() const { return report_->params(); }
   /// "name=value;name=value", or "" when the algorithm has none.
   std::string params_string() const;
-
-  /// The bytes of memory this rank reads and writes per execution, counted
-  /// from the algorithm's schedule (the roofline of the shared-memory
-  /// allreduces); negative when the algorithm does not count them.
-  void set_traffic(double bytes) { traffic_ = bytes; }
-  double traffic() const { return traffic_; }
-
-  /// What the algorithm decided and why, for the user (the benchmarks log
-  /// these at -v: a copy path that fell back, and the kernel's refusal).
-  void add_note(const std::string& note) { notes_.push_back(note); }
-  const std::vector<std::string>& notes() const { return notes_; }
+  void set_traffic(double bytes) { report_->set_traffic(bytes); }
+  double traffic() const { return report_->traffic(); }
+  void add_note(const std::string& note) { report_->add_note(note); }
+  const std::vector<std::string>& notes() const { return report_->notes(); }
 
  private:
   std::vector<Phase> phases_;
-  std::vector<std::pair<std::string, std::string>> params_;
-  double traffic_ = -1;
-  std::vector<std::string> notes_;
+  std::shared_ptr<Report> report_ = std::make_shared<Report>();
 };
 
 }  // namespace mcb
