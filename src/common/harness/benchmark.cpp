@@ -632,7 +632,7 @@ class Runner {
           .set("procs_per_gpu", static_cast<long long>(layout_->procs_per_gpu()))
           .set("gpu_aware", static_cast<long long>(gpu_aware_ ? 1 : 0))
           .set("buffers", opt_.buffers)
-          .set("mem_traffic_bytes", traffic_);
+          .set("mem_traffic_bytes", static_cast<long long>(traffic_));
       writer_->write(row);
     }
   }
