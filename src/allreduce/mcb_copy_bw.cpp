@@ -1,25 +1,103 @@
-// mcb_copy_bw: the time of one memcpy of N bytes between two host buffers
-// (median of repeated copies, after a warm-up), the yardstick of the
-// shared-memory allreduces: a copy-in design moves about three memcpys'
-// worth of data (allreduce-shared-memory-multiradix). No MPI.
-//   mcb_copy_bw [-m SIZES] [-i ITERATIONS]
+// mcb_copy_bw: the memory yardstick of the shared-memory allreduces (issue
+// 21's roofline). Per size, on T threads at once (one per core, each with
+// buffers of its own): the time of one memcpy of N bytes, and of one sum of
+// two N-byte vectors into a third with the allreduces' own k-way sum
+// (reduce_many_to, float), the median over iterations of the slowest
+// thread; and the memory traffic they move per second, counted as the
+// allreduce counts its own (bytes read plus bytes written: 2N per copy, 3N
+// per sum, times T). With buffers larger than the last-level cache, the
+// all-core traffic is the bandwidth the allreduce's traffic is held against
+// (scripts/allreduce_vs_system.py). No MPI communication.
+//   mcb_copy_bw [-m SIZES] [-i ITERATIONS] [-t THREADS|all]
+#include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <barrier>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <string>
+#include <thread>
 #include <vector>
-#include "harness/cli.hpp"
 
+#include "harness/cli.hpp"
 #include "harness/options.hpp"
 #include "mcb/error.hpp"
 #include "mcb/memory.hpp"
+#include "vector.hpp"
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+// Per iteration, the slowest thread's seconds for one copy and one sum.
+struct Times {
+  std::vector<double> copy, sum;
+};
+
+Times run(std::size_t n, int threads, int warmup, int iterations) {
+  const mcb::Memory& mem = mcb::host_memory();
+  Times t;
+  t.copy.assign(static_cast<std::size_t>(iterations), 0.0);
+  t.sum.assign(static_cast<std::size_t>(iterations), 0.0);
+  std::vector<std::vector<double>> copy(static_cast<std::size_t>(threads)), sum(copy);
+  std::barrier sync(threads);
+  auto work = [&](int id) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(static_cast<unsigned>(id) % std::max(1u, std::thread::hardware_concurrency()), &set);
+    pthread_setaffinity_np(pthread_self(), sizeof set, &set);  // first touch and work on one core
+    mcb::Buffer a(mem, n), b(mem, n), c(mem, n);
+    std::memset(a.data(), 1, n);
+    std::memset(b.data(), 2, n);
+    std::memset(c.data(), 3, n);
+    const void* srcs[2] = {a.data(), b.data()};
+    void* dst[1] = {c.data()};
+    for (int it = -warmup; it < iterations; ++it) {
+      sync.arrive_and_wait();
+      const auto t0 = clock_type::now();
+      std::memcpy(c.data(), a.data(), n);
+      const auto t1 = clock_type::now();
+      sync.arrive_and_wait();
+      const auto t2 = clock_type::now();
+      mcb::allreduce::detail::reduce_many_to(dst, 1, srcs, 2, static_cast<int>(n / sizeof(float)), MPI_FLOAT, MPI_SUM);
+      const auto t3 = clock_type::now();
+      if (it < 0) continue;
+      copy[static_cast<std::size_t>(id)].push_back(std::chrono::duration<double>(t1 - t0).count());
+      sum[static_cast<std::size_t>(id)].push_back(std::chrono::duration<double>(t3 - t2).count());
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int id = 1; id < threads; ++id) pool.emplace_back(work, id);
+  work(0);
+  for (auto& th : pool) th.join();
+  for (std::size_t it = 0; it < static_cast<std::size_t>(iterations); ++it)
+    for (std::size_t id = 0; id < static_cast<std::size_t>(threads); ++id) {
+      t.copy[it] = std::max(t.copy[it], copy[id][it]);
+      t.sum[it] = std::max(t.sum[it], sum[id][it]);
+    }
+  return t;
+}
+
+double median(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"mcb_copy_bw: time of one memcpy of each size (median, us)", "mcb_copy_bw"};
-  std::string sizes = "4194304";
+  CLI::App app{"mcb_copy_bw: memcpy and k-way sum times and memory traffic per size, on one or all cores",
+               "mcb_copy_bw"};
+  std::string sizes = "4194304", threads_text = "1";
   int iterations = 100;
   app.add_option("-m,--message-size", sizes, "bytes: MIN:MAX doubling, or a list a,b,c")->capture_default_str();
   app.add_option("-i,--iterations", iterations, "copies per size")->capture_default_str();
+  app.add_option("-t,--threads", threads_text,
+                 "threads at once, one per core, each with its own buffers; all: one per core")
+      ->capture_default_str();
   try {
     try {
       app.parse(argc, argv);
@@ -30,24 +108,34 @@ int main(int argc, char** argv) {
       throw mcb::Error(std::string(e.what()) + " (see --help)");
     }
     if (iterations < 1) throw mcb::Error("--iterations " + std::to_string(iterations) + ": must be >= 1");
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    int threads = cores;
+    if (threads_text != "all") {
+      if (!mcb::Params::is_integer(threads_text) || std::stol(threads_text) < 1)
+        throw mcb::Error("--threads " + threads_text + ": expected a positive integer or all");
+      threads = static_cast<int>(std::stol(threads_text));
+    }
     const std::vector<std::size_t> list = mcb::bench::parse_sizes(sizes);
-    const mcb::Memory& mem = mcb::host_memory();
-    mcb::Buffer src(mem, list.back()), dst(mem, list.back());
-    std::memset(src.data(), 1, list.back());
-    std::memset(dst.data(), 2, list.back());
-    std::printf("# mcb_copy_bw: one memcpy, median of %d after %d warm-up copies\n", iterations, iterations / 10 + 1);
-    std::printf("%-12s%14s%14s\n", "# Size", "Copy(us)", "GB/s");
+    for (std::size_t n : list)
+      if (n % sizeof(float) != 0)
+        throw mcb::Error("--message-size " + std::to_string(n) + ": not a multiple of 4 (the sum adds floats)");
+    const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    const int warmup = iterations / 10 + 1;
+    std::printf(
+        "# mcb_copy_bw: %d thread%s (of %d cores), each with its own buffers; median over %d iterations of "
+        "the slowest thread, after %d warm-up\n",
+        threads, threads == 1 ? "" : "s", cores, iterations, warmup);
+    std::printf(
+        "# traffic: bytes read plus written per second by all threads (copy 2N, sum 3N per thread); "
+        "last-level cache: %s\n",
+        l3 > 0 ? (std::to_string(l3 / 1024) + " KiB (buffers above it measure memory)").c_str() : "unknown");
+    std::printf("%-12s%14s%14s%16s%14s%16s\n", "# Size", "Copy(us)", "GB/s", "Copy traffic", "Sum(us)", "Sum traffic");
     for (std::size_t n : list) {
-      std::vector<double> us;
-      for (int it = -(iterations / 10 + 1); it < iterations; ++it) {
-        const auto t0 = std::chrono::steady_clock::now();
-        std::memcpy(dst.data(), src.data(), n);
-        const auto t1 = std::chrono::steady_clock::now();
-        if (it >= 0) us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
-      }
-      std::nth_element(us.begin(), us.begin() + static_cast<long>(us.size() / 2), us.end());
-      const double median = us[us.size() / 2];
-      std::printf("%-12zu%14.2f%14.2f\n", n, median, static_cast<double>(n) / median / 1e3);
+      const Times t = run(n, threads, warmup, iterations);
+      const double copy = median(t.copy), sum = median(t.sum);
+      const double bytes = static_cast<double>(n);
+      std::printf("%-12zu%14.2f%14.2f%16.2f%14.2f%16.2f\n", n, copy * 1e6, bytes / copy * 1e-9,
+                  threads * 2 * bytes / copy * 1e-9, sum * 1e6, threads * 3 * bytes / sum * 1e-9);
     }
   } catch (const mcb::Error& e) {
     std::fprintf(stderr, "mcb_copy_bw: error: %s\n", e.what());

@@ -11,24 +11,53 @@ namespace mcb::allreduce::detail {
 
 namespace {
 
+// The last pass of a chunk: dsts[d][i] = acc[i] + in[i] for every
+// destination, one loop per destination count that the compiler vectorizes.
+template <class T, int ND>
+void finish(T* const* dsts, int base, const T* acc, const T* in, int len) {
+  for (int i = 0; i < len; ++i) {
+    const T v = acc[i] + in[i];
+    for (int d = 0; d < ND; ++d) dsts[d][base + i] = v;
+  }
+}
+
 template <class T>
 void sum_many(void* const* dsts, int nd, const void* const* srcs, int k, int n) {
   constexpr int kChunk = 1024;  // elements: 4-8 KiB, stays in L1
   T acc[kChunk];
+  T* out[2] = {static_cast<T*>(dsts[0]), nd > 1 ? static_cast<T*>(dsts[1]) : nullptr};
   for (int base = 0; base < n; base += kChunk) {
     const int len = std::min(kChunk, n - base);
-    const T* first = static_cast<const T*>(srcs[0]) + base;
-    const T* second = k > 1 ? static_cast<const T*>(srcs[1]) + base : nullptr;
-    if (second)  // the first two sources in one loop: acc is written once
-      for (int i = 0; i < len; ++i) acc[i] = first[i] + second[i];
-    else
-      std::memcpy(acc, first, static_cast<std::size_t>(len) * sizeof(T));
-    for (int j = 2; j < k; ++j) {
-      const T* in = static_cast<const T*>(srcs[j]) + base;
-      for (int i = 0; i < len; ++i) acc[i] += in[i];
+    if (k == 1) {
+      for (int d = 0; d < nd; ++d)
+        std::memcpy(static_cast<T*>(dsts[d]) + base, static_cast<const T*>(srcs[0]) + base,
+                    static_cast<std::size_t>(len) * sizeof(T));
+      continue;
     }
-    for (int d = 0; d < nd; ++d)
-      std::memcpy(static_cast<T*>(dsts[d]) + base, acc, static_cast<std::size_t>(len) * sizeof(T));
+    // Sources 0 .. k-2 into acc (L1; the first source itself when k = 2),
+    // then the last one added on the way out, so that each destination is
+    // written once, straight from registers for one or two destinations.
+    const T* first = static_cast<const T*>(srcs[0]) + base;
+    if (k > 2) {
+      const T* second = static_cast<const T*>(srcs[1]) + base;
+      for (int i = 0; i < len; ++i) acc[i] = first[i] + second[i];
+      for (int j = 2; j + 1 < k; ++j) {
+        const T* in = static_cast<const T*>(srcs[j]) + base;
+        for (int i = 0; i < len; ++i) acc[i] += in[i];
+      }
+      first = acc;
+    }
+    const T* last = static_cast<const T*>(srcs[k - 1]) + base;
+    if (nd == 1) {
+      finish<T, 1>(out, base, first, last, len);
+    } else if (nd == 2) {
+      finish<T, 2>(out, base, first, last, len);
+    } else {
+      if (first != acc) std::memcpy(acc, first, static_cast<std::size_t>(len) * sizeof(T));
+      for (int i = 0; i < len; ++i) acc[i] += last[i];
+      for (int d = 0; d < nd; ++d)
+        std::memcpy(static_cast<T*>(dsts[d]) + base, acc, static_cast<std::size_t>(len) * sizeof(T));
+    }
   }
 }
 
