@@ -2,7 +2,7 @@
 // 21's roofline). Per size, on T threads at once (one per core, each with
 // buffers of its own): the time of one memcpy of N bytes, and of one sum of
 // two N-byte vectors into a third with the allreduces' own k-way sum
-// (reduce_many_to, float), the median over iterations of the slowest
+// (reduce_many_to, the floats in N bytes), the median over iterations of the slowest
 // thread; and the memory traffic they move per second, counted as the
 // allreduce counts its own (bytes read plus bytes written: 2N per copy, 3N
 // per sum, times T). With buffers larger than the last-level cache, the
@@ -115,10 +115,10 @@ int main(int argc, char** argv) {
         throw mcb::Error("--threads " + threads_text + ": expected a positive integer or all");
       threads = static_cast<int>(std::stol(threads_text));
     }
-    const std::vector<std::size_t> list = mcb::bench::parse_sizes(sizes);
-    for (std::size_t n : list)
-      if (n % sizeof(float) != 0)
-        throw mcb::Error("--message-size " + std::to_string(n) + ": not a multiple of 4 (the sum adds floats)");
+    // One number is that size alone (the benchmarks read it as 1:MAX).
+    const std::vector<std::size_t> list = sizes.find_first_of(":,") == std::string::npos
+                                              ? mcb::bench::parse_sizes(sizes + ":" + sizes)
+                                              : mcb::bench::parse_sizes(sizes);
     const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
     const int warmup = iterations / 10 + 1;
     std::printf(
@@ -133,9 +133,9 @@ int main(int argc, char** argv) {
     for (std::size_t n : list) {
       const Times t = run(n, threads, warmup, iterations);
       const double copy = median(t.copy), sum = median(t.sum);
-      const double bytes = static_cast<double>(n);
+      const double bytes = static_cast<double>(n), summed = static_cast<double>(n / sizeof(float) * sizeof(float));
       std::printf("%-12zu%14.2f%14.2f%16.2f%14.2f%16.2f\n", n, copy * 1e6, bytes / copy * 1e-9,
-                  threads * 2 * bytes / copy * 1e-9, sum * 1e6, threads * 3 * bytes / sum * 1e-9);
+                  threads * 2 * bytes / copy * 1e-9, sum * 1e6, threads * 3 * summed / sum * 1e-9);
     }
   } catch (const mcb::Error& e) {
     std::fprintf(stderr, "mcb_copy_bw: error: %s\n", e.what());
