@@ -78,7 +78,7 @@ const std::vector<Algorithm>& algorithms() {
              "=-f1,...,g1,...: reduce_scatter (negative) and allgather (positive) factors, each list "
              "multiplying to at least the ranks per node (-2,-2,-2,2,2,2 for 7); alternatives separated by / "
              "(default as shm_recursive_exchange)"),
-         detail::inner_node_param(), detail::node_factors_param(), detail::interface_param()},
+         detail::inner_node_param(), detail::node_factors_param(), detail::interface_param(), detail::copy_param()},
         shm_cyclic_shift};
     cyclic.unsupported = rx.unsupported;
     detail::needs_shared_memory(cyclic);

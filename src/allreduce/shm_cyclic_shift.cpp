@@ -1,25 +1,36 @@
 // shm_cyclic_shift: the shared-memory cyclic shift allreduce
 // (allreduce-shared-memory-multiradix, Section 2.2, Figures 4-5), for
-// commutative operations, with the counter barriers of Section 3.1 and a
-// copy-in design only (copy=copy-in: a stage may read a rank's raw input
-// from its region after the first stage, so reading inputs in place would
-// need the schedule to say where each piece lives; not done). The factor lists may multiply to more than the ranks per
-// node (--factors=-2,-2,-2,2,2,2 for 7 ranks); no rotation of the vector
-// before or after, as in the paper's intra-node variant.
-//   copy_in:        my vector into my region of the node's shared segment
+// commutative operations, with the counter barriers of Section 3.1, on one
+// of three copy paths (copy_path.hpp; --copy). The factor lists may
+// multiply to more than the ranks per node (--factors=-2,-2,-2,2,2,2 for 7
+// ranks); no rotation of the vector before or after, as in the paper's
+// intra-node variant.
+//   copy_in:        my vector into my region of the node's shared segment;
+//                   on the registered and cma paths only the ranges that a
+//                   later stage reads raw from my region (raw_reads(): a
+//                   window cut short at the end of the node leaves a piece
+//                   unsummed in a stage; none with the default factors)
 //   reduce_scatter: stage j (factor f_j, D_j = f_1...f_{j-1}): for the
 //                   pieces whose offset from me is a multiple of D_j f_j,
 //                   add the partial sums of ranks me - i*D_j (i < f_j, while
-//                   the window stays within the node); piece p ends on rank p
+//                   the window stays within the node); piece p ends on rank
+//                   p. Stage 0 reads the inputs: the regions (copy-in), the
+//                   peers' buffers in place (registered) or through
+//                   process_vm_readv (cma); later stages read the regions
 //   inter_node:     (several nodes) my piece allreduced on my lane (--inner)
 //   allgather:      stage a (factor g_a): Bruck's allgather, copying from
 //                   ranks me + i*D'_a the pieces they hold; the last stage
 //                   writes into my receive buffer
-// Per rank, vector of n bytes on Q ranks: n copied in, about n(1 - 1/Q)
-// of partial sums added over the stages, n(1 - 1/Q) copied in the
-// allgather plus n/Q out; each stage reads from f-1 ranks at distances
-// D_j, 2D_j, ... (a dissemination pattern).
+//   complete:       (registered, cma) wait until the ranks that read my
+//                   input in stage 0 are done with it
+// Per rank, vector of n bytes on Q ranks: n copied in (copy-in), about
+// n(1 - 1/Q) of partial sums added over the stages, n(1 - 1/Q) copied in
+// the allgather plus n/Q out (traffic() counts each from the schedule);
+// each stage reads from f-1 ranks at distances D_j, 2D_j, ... (a
+// dissemination pattern).
+#include <algorithm>
 #include <memory>
+#include <set>
 
 #include "engine.hpp"
 #include "mcb/allreduce.hpp"
@@ -28,6 +39,62 @@
 #include "vector.hpp"
 
 namespace mcb::allreduce {
+
+namespace {
+
+// The ranges of my region that some rank reads in a stage after the first
+// before I wrote them in an earlier stage: they must hold my raw input.
+std::vector<detail::Range> raw_reads(const std::vector<detail::CyclicSchedule>& all, int me) {
+  struct Access {
+    detail::Range range;
+    std::size_t stage;
+  };
+  std::vector<Access> writes, reads;
+  for (std::size_t j = 0; j < all[static_cast<std::size_t>(me)].rs.size(); ++j)
+    for (const auto& op : all[static_cast<std::size_t>(me)].rs[j]) {
+      writes.push_back({op.range, j});
+      if (j > 0) reads.push_back({op.range, j});  // my own partial sum, or my input
+    }
+  for (const auto& x : all)
+    for (std::size_t j = 1; j < x.rs.size(); ++j)
+      for (const auto& op : x.rs[j])
+        if (std::find(op.from.begin(), op.from.end(), me) != op.from.end()) reads.push_back({op.range, j});
+  std::set<std::size_t> cuts;
+  for (const auto* list : {&writes, &reads})
+    for (const Access& a : *list) cuts.insert({a.range.lo, a.range.hi});
+  std::vector<detail::Range> raw;
+  for (auto it = cuts.begin(); it != cuts.end() && std::next(it) != cuts.end(); ++it) {
+    const detail::Range piece{*it, *std::next(it)};
+    auto covers = [&](const Access& a) { return a.range.lo <= piece.lo && piece.hi <= a.range.hi; };
+    const bool needed = std::any_of(reads.begin(), reads.end(), [&](const Access& r) {
+      return covers(r) && !std::any_of(writes.begin(), writes.end(),
+                                       [&](const Access& w) { return covers(w) && w.stage < r.stage; });
+    });
+    if (!needed) continue;
+    if (!raw.empty() && raw.back().hi == piece.lo)
+      raw.back().hi = piece.hi;
+    else
+      raw.push_back(piece);
+  }
+  return raw;
+}
+
+double traffic(const detail::CyclicSchedule& c, const std::vector<detail::Range>& raw, detail::Path path,
+               std::size_t bytes) {
+  double t = 0;
+  if (path == detail::Path::copy_in)
+    t += 2.0 * static_cast<double>(bytes);
+  else
+    for (const detail::Range& r : raw) t += 2.0 * static_cast<double>(r.size());
+  for (const auto& stage : c.rs)
+    for (const auto& op : stage) t += static_cast<double>(op.range.size()) * static_cast<double>(op.from.size() + 2);
+  for (const auto& stage : c.ag_copies)
+    for (const detail::Copy& x : stage) t += 2.0 * static_cast<double>(x.range.size());
+  for (const detail::Range& r : c.held_before_last) t += 2.0 * static_cast<double>(r.size());
+  return t;
+}
+
+}  // namespace
 
 Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& params) {
   const char* who = "shm_cyclic_shift";
@@ -40,60 +107,90 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
   const bool nodes = dom.count > 1;
   const std::size_t bytes = args.block_bytes(), elem = args.type_bytes();
 
-  auto c = std::make_shared<const detail::CyclicSchedule>(detail::cyclic_schedule(q, me, factors, bytes));
-  auto setup = [args, dom, inner, c, q, me, bytes, elem, nodes](const detail::Peers& peers) {
+  std::vector<detail::CyclicSchedule> all;
+  for (int x = 0; x < q; ++x) all.push_back(detail::cyclic_schedule(q, x, factors, bytes));
+  auto c = std::make_shared<const detail::CyclicSchedule>(all[static_cast<std::size_t>(me)]);
+  auto raw = std::make_shared<const std::vector<detail::Range>>(raw_reads(all, me));
+  // Who reads my input in stage 0: the ranks whose first-stage sources include me.
+  std::vector<int> stage0_readers;
+  for (int x = 0; x < q; ++x)
+    if (!all[static_cast<std::size_t>(x)].rs_from.empty()) {
+      const auto& from = all[static_cast<std::size_t>(x)].rs_from[0];
+      if (std::find(from.begin(), from.end(), me) != from.end()) stage0_readers.push_back(x);
+    }
+
+  auto setup = [args, dom, inner, c, raw, stage0_readers, q, me, bytes, elem, nodes](const detail::Peers& peers) {
     auto seg = std::make_shared<detail::ShmSegment>(dom.comm, bytes, peers);
-    auto base = std::make_shared<std::uint32_t>(0);  // my counter when the call began
-    auto srcs = std::make_shared<std::vector<const void*>>(static_cast<std::size_t>(q) + 1);
+    std::shared_ptr<Plan> lane;
+    if (nodes)
+      lane = std::make_shared<Plan>(detail::inter_node_plan(inner, args, dom.lane, seg->data(me) + c->piece.lo,
+                                                            static_cast<int>(c->piece.size() / elem)));
     const std::uint32_t before = 1 + static_cast<std::uint32_t>(c->rs.size()) + (nodes ? 1 : 0);
-    auto engine = std::make_shared<detail::Engine>();
-    engine->phases.push_back({"copy_in", [seg, c, base, bytes, args](const detail::Call& call) {
-                                *base = seg->counter();
-                                for (int m : c->readers) seg->wait(m, *base);  // done reading my last call
-                                args.memory().copy(seg->data(seg->rank()), call.in(), bytes);
-                                seg->set();
-                              }});
-    engine->phases.push_back({"reduce_scatter", [seg, c, base, srcs, args, elem](const detail::Call&) {
-                                char* mine = seg->data(seg->rank());
-                                for (std::size_t j = 0; j < c->rs.size(); ++j) {
-                                  for (int m : c->rs_from[j]) seg->wait(m, *base + 1 + static_cast<std::uint32_t>(j));
-                                  for (const auto& op : c->rs[j]) {
-                                    auto& src = *srcs;
-                                    int k = 0;
-                                    src[static_cast<std::size_t>(k++)] = mine + op.range.lo;
-                                    for (int m : op.from)
-                                      src[static_cast<std::size_t>(k++)] = seg->data(m) + op.range.lo;
-                                    detail::reduce_many(mine + op.range.lo, src.data(), k,
-                                                        static_cast<int>(op.range.size() / elem), args.type, args.op);
-                                  }
-                                  seg->set();
-                                }
-                              }});
-    if (nodes) {
-      auto lane = std::make_shared<Plan>(detail::inter_node_plan(inner, args, dom.lane, seg->data(me) + c->piece.lo,
-                                                                 static_cast<int>(c->piece.size() / elem)));
-      engine->phases.push_back({"inter_node", [seg, lane](const detail::Call&) {
-                                  lane->execute();
+    auto make = [args, seg, c, raw, stage0_readers, lane, q, me, bytes, before](detail::Path path) {
+      const bool direct = path != detail::Path::copy_in;  // stage 0 reads the inputs where they are
+      auto base = std::make_shared<std::uint32_t>(0);     // my counter when the call began
+      auto w = std::make_shared<detail::Scratch>(q, path == detail::Path::cma);
+      auto engine = std::make_shared<detail::Engine>();
+      engine->phases.push_back({"copy_in", [seg, c, raw, base, bytes, args, direct](const detail::Call& call) {
+                                  *base = seg->counter();
+                                  for (int m : c->readers) seg->wait(m, *base);  // done reading my last call
+                                  char* mine = seg->data(seg->rank());
+                                  if (!direct)
+                                    args.memory().copy(mine, call.in(), bytes);
+                                  else
+                                    for (const detail::Range& r : *raw)
+                                      args.memory().copy(mine + r.lo, call.in() + r.lo, r.size());
                                   seg->set();
                                 }});
-    }
-    engine->phases.push_back({"allgather", [seg, c, base, before, args](const detail::Call& call) {
-                                detail::run_allgather(*seg, c->ag_from, c->ag_copies, c->held_before_last,
-                                                      *base + before, static_cast<char*>(call.recv), args.memory());
-                              }});
-    return std::make_shared<detail::Engines>(seg, [engine](detail::Path) { return engine; });
+      // Per first-stage operation, the ranks whose inputs it sums: me, then its sources.
+      std::vector<std::vector<int>> first;
+      if (!c->rs.empty())
+        for (const auto& op : c->rs[0]) {
+          first.push_back({me});
+          first.back().insert(first.back().end(), op.from.begin(), op.from.end());
+        }
+      engine->phases.push_back({"reduce_scatter", [seg, c, base, w, first, args, direct, me](const detail::Call& call) {
+                                  char* mine = seg->data(me);
+                                  for (std::size_t j = 0; j < c->rs.size(); ++j) {
+                                    for (int m : c->rs_from[j]) seg->wait(m, *base + 1 + static_cast<std::uint32_t>(j));
+                                    for (std::size_t i = 0; i < c->rs[j].size(); ++i) {
+                                      const auto& op = c->rs[j][i];
+                                      w->dsts.assign(1, mine);
+                                      if (j == 0 && direct) {
+                                        detail::sum_inputs(call, me, seg->peers().pids, first[i], op.range.lo,
+                                                           op.range.hi, *w, args);
+                                        continue;
+                                      }
+                                      int k = 0;
+                                      w->srcs[static_cast<std::size_t>(k++)] = mine + op.range.lo;
+                                      for (int m : op.from)
+                                        w->srcs[static_cast<std::size_t>(k++)] = seg->data(m) + op.range.lo;
+                                      detail::sum_to(*w, k, op.range.lo, op.range.size(), args);
+                                    }
+                                    seg->set();
+                                  }
+                                }});
+      if (lane)
+        engine->phases.push_back({"inter_node", [seg, lane](const detail::Call&) {
+                                    lane->execute();
+                                    seg->set();
+                                  }});
+      engine->phases.push_back({"allgather", [seg, c, base, before, args](const detail::Call& call) {
+                                  detail::run_allgather(*seg, c->ag_from, c->ag_copies, c->held_before_last,
+                                                        *base + before, static_cast<char*>(call.recv), args.memory());
+                                }});
+      if (direct)
+        engine->phases.push_back({"complete", [seg, base, stage0_readers](const detail::Call&) {
+                                    for (int x : stage0_readers) seg->wait(x, *base + 2);
+                                  }});
+      return engine;
+    };
+    return std::make_shared<detail::Engines>(seg, make);
   };
-  auto traffic = [c, bytes](detail::Path) {
-    double t = 2.0 * static_cast<double>(bytes);  // copy-in
-    for (const auto& stage : c->rs)
-      for (const auto& op : stage) t += static_cast<double>(op.range.size()) * static_cast<double>(op.from.size() + 2);
-    for (const auto& stage : c->ag_copies)
-      for (const detail::Copy& x : stage) t += 2.0 * static_cast<double>(x.range.size());
-    for (const detail::Range& r : c->held_before_last) t += 2.0 * static_cast<double>(r.size());
-    return t;
-  };
-  return detail::engine_plan(who, args, params, config.resolved, dom.comm, setup, traffic,
-                             "its registered and cma paths are not implemented");
+  return detail::engine_plan(
+      who, args, params, config.resolved, dom.comm, setup,
+      [c, raw, bytes](detail::Path p) { return traffic(*c, *raw, p, bytes); },
+      q == 1 ? "one rank per " + dom.name + ": no peers to reach" : "");
 }
 
 }  // namespace mcb::allreduce
