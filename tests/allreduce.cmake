@@ -171,7 +171,7 @@ mcb_mpi_test(allreduce_shm_100_calls_prime 7 --expect-ranks --expect-rows 6 --ex
 # default factors) and the tree, persistent and blocking, on one node and
 # on virtual nodes of odd and prime sizes, in place and cyclic on some.
 # Case: P;K;extra arguments.
-set(SHM_COPY_CHECK -c -m 4,28,64,4000,400000 -i 3 -x 1 --algorithm shm_recursive_exchange,shm_tree
+set(SHM_COPY_CHECK -c -m 4,28,64,4000,400000 -i 3 -x 1 --algorithm shm_recursive_exchange,shm_tree,shm_cyclic_shift
     --interface persistent,blocking)
 foreach(case "2;2;" "3;3;--in-place" "4;2;--rank-order;cyclic" "5;5;" "6;3;--in-place" "7;7;" "8;4;--in-place"
         "9;3;--rank-order;cyclic" "12;6;" "13;13;--in-place")
@@ -180,7 +180,7 @@ foreach(case "2;2;" "3;3;--in-place" "4;2;--rank-order;cyclic" "5;5;" "6;3;--in-
   list(SUBLIST case 2 -1 extra)
   string(REPLACE ";" "" tag "${extra}")
   string(REPLACE "--" "_" tag "${tag}")
-  mcb_mpi_test(allreduce_registered_p${p}_k${k}${tag} ${p} --expect-ranks --expect-rows 20
+  mcb_mpi_test(allreduce_registered_p${p}_k${k}${tag} ${p} --expect-ranks --expect-rows 30
                --expect-stdout "copy=registered" --expect-stdout "buffers: registered"
                -- ${AR} ${SHM_COPY_CHECK} --ranks-per-node ${k} --buffers registered --copy registered ${extra})
 endforeach()
@@ -190,7 +190,7 @@ foreach(case "2;2;" "5;5;--in-place" "6;3;--rank-order;cyclic" "7;7;" "12;4;--in
   list(SUBLIST case 2 -1 extra)
   string(REPLACE ";" "" tag "${extra}")
   string(REPLACE "--" "_" tag "${tag}")
-  mcb_mpi_test(allreduce_cma_p${p}_k${k}${tag} ${p} --expect-ranks --expect-rows 20 --expect-stdout "copy=cma"
+  mcb_mpi_test(allreduce_cma_p${p}_k${k}${tag} ${p} --expect-ranks --expect-rows 30 --expect-stdout "copy=cma"
                -- ${AR} ${SHM_COPY_CHECK} --ranks-per-node ${k} --copy cma ${extra})
 endforeach()
 # Every factor set at 6 and 8 ranks: push (one allgather stage over the
@@ -213,20 +213,28 @@ foreach(q 6 8)
                -- ${AR} -c -m 28,4000,400000 -i 2 -x 1 --algorithm shm_tree "--factors=${tree_${q}}"
                --buffers registered --copy registered,cma)
 endforeach()
+# The cyclic shift's factor lists that leave pieces unsummed in a stage
+# (a later stage reads those raw: only they are copied in).
+mcb_mpi_test(allreduce_cyclic_copy_p7 7 --expect-ranks --expect-rows 32
+             -- ${AR} -c -m 4,64,4000,400000 -i 3 -x 1 --algorithm shm_cyclic_shift --buffers registered
+             --copy registered,cma "--factors=-2,-2,-2,2,2,2/-3,-3,3,3/-7,7/-2,-4,8" --in-place)
+mcb_mpi_test(allreduce_cyclic_copy_p13 13 --expect-ranks --expect-rows 16
+             -- ${AR} -c -m 4,64,4000,400000 -i 3 -x 1 --algorithm shm_cyclic_shift --buffers registered
+             --copy registered,cma "--factors=-2,-2,-2,-2,2,2,2,2/-4,-4,13")
 # Several nodes: the pieces go across on the lanes from the regions.
-mcb_mpi_test(allreduce_registered_nodes_p12 12 --expect-ranks --expect-rows 32 --expect-stdout "copy=registered"
-             -- ${AR} -c -m 4,28,4000,400000 -i 2 -x 1 --algorithm shm_recursive_exchange,shm_tree
+mcb_mpi_test(allreduce_registered_nodes_p12 12 --expect-ranks --expect-rows 48 --expect-stdout "copy=registered"
+             -- ${AR} -c -m 4,28,4000,400000 -i 2 -x 1 --algorithm shm_recursive_exchange,shm_tree,shm_cyclic_shift
              --ranks-per-node 4 --rank-order cyclic --inner recursive_doubling,ring --buffers registered
              --copy registered,cma --in-place)
 # 100 back-to-back calls of each path, then validation.
-mcb_mpi_test(allreduce_copy_100_calls 7 --expect-ranks --expect-rows 16
-             -- ${AR} -c -m 64,400000 -i 100 -x 0 --algorithm shm_recursive_exchange,shm_tree
+mcb_mpi_test(allreduce_copy_100_calls 7 --expect-ranks --expect-rows 24
+             -- ${AR} -c -m 64,400000 -i 100 -x 0 --algorithm shm_recursive_exchange,shm_tree,shm_cyclic_shift
              --interface persistent,blocking --buffers registered --copy registered,cma)
 # Registered on even ranks only: auto falls back (cma where the kernel copy
 # measured as fast as a memcpy, else copy-in); the memory traffic of each
 # path from its schedule at 2 ranks, 4000 B: 2n registered (push), 4n
 # copy-in (-f: Traffic(B)).
-mcb_mpi_test(allreduce_mixed_p5 5 --expect-ranks --expect-rows 20 --expect-stdout "copy=(cma|copy-in)"
+mcb_mpi_test(allreduce_mixed_p5 5 --expect-ranks --expect-rows 30 --expect-stdout "copy=(cma|copy-in)"
              --expect-stdout "buffers: mixed" -- ${AR} ${SHM_COPY_CHECK} --buffers mixed)
 mcb_mpi_test(allreduce_traffic_p2 2 --expect-ranks --expect-rows 3 --expect-stdout " 8064 +[0-9.]+ +pass"
              --expect-stdout " 16000 +[0-9.]+ +pass"
@@ -235,7 +243,7 @@ mcb_mpi_test(allreduce_traffic_p2 2 --expect-ranks --expect-rows 3 --expect-stdo
 # A kernel that refuses cross-memory attach (a preloaded shim: EPERM for
 # mcb's calls, not the MPI's): auto copies in and says why at -v; a forced
 # cma is refused with the kernel's reason.
-mcb_mpi_test(allreduce_cma_refused 3 --expect-ranks --expect-rows 20 --expect-stdout "copy=copy-in"
+mcb_mpi_test(allreduce_cma_refused 3 --expect-ranks --expect-rows 30 --expect-stdout "copy=copy-in"
              --expect-stderr "cross-memory attach refused: process_vm_readv from pid [0-9]+: Operation not permitted"
              --preload $<TARGET_FILE:mcb_cma_refuse> -- ${AR} ${SHM_COPY_CHECK} -v)
 mcb_bad_input(allreduce_cma_refused 3
