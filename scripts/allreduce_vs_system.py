@@ -14,8 +14,12 @@ buffers divided by the path's (above 1: ours is faster).
 
 The roofline: mcb_copy_bw on one and on all cores with buffers far larger
 than the last-level cache gives the machine's memory bandwidth as the
-allreduce counts its traffic (bytes read plus written: memcpy and the
-allreduce's own k-way sum; the better of the two is the roof). Each row of
+allreduce counts its traffic (bytes read plus written: memcpy, and the
+allreduce's own k-way sum into one and into two destinations; the best of
+the three is the roof). The allreduce's buffers (send, receive, segment, on
+every rank) must be far larger than the last-level cache for its rate to
+be held against that roof: smaller vectors run (partly) in cache and
+exceed it. Each row of
 mcb_allreduce carries mem_traffic_bytes, the bytes one rank moves per call
 counted from the algorithm's schedule; ranks x that / time is the rate the
 node reaches, printed for sizes from 4 MiB as a fraction of the roof.
@@ -66,7 +70,7 @@ def copy_bw(build, size, threads):
     out = run([os.path.join(build, "src", "mcb_copy_bw"), "-m", str(size), "-i", "10", "-t", threads])
     row = pd.read_csv(io.StringIO(out), sep=r"\s+", comment="#", header=None).iloc[0]
     first = out.splitlines()[0]
-    return {"copy": row[3], "sum": row[5], "header": first}
+    return {"copy": row[3], "sum": row[5], "push": row[7], "header": first}
 
 
 def main():
@@ -114,7 +118,7 @@ def main():
 
     one = copy_bw(args.build, args.roof_size, "1")
     every = copy_bw(args.build, args.roof_size, "all")
-    roof = max(every["copy"], every["sum"])
+    roof = max(every["copy"], every["sum"], every["push"])
 
     first = total.iloc[0]
     print(f"# {first['mpi_library']} {first['mpi_version']}, {args.n} ranks on {first['nodes']} node(s), "
@@ -133,9 +137,10 @@ def main():
             line += f"  {row[(k, lab)]:>9.2f} {row[(k, 'system')] / row[(k, lab)]:>8.2f}"
         print(line)
 
-    print(f"\n# roofline: mcb_copy_bw at {args.roof_size >> 20} MiB per buffer: one core copy {one['copy']:.1f} GB/s, "
-          f"sum {one['sum']:.1f} GB/s; all {cores} cores copy {every['copy']:.1f} GB/s, sum {every['sum']:.1f} GB/s; "
-          f"roof {roof:.1f} GB/s (bytes read plus written)")
+    print(f"\n# roofline: mcb_copy_bw at {args.roof_size >> 20} MiB per buffer, GB/s of bytes read plus written: one "
+          f"core copy {one['copy']:.1f}, sum {one['sum']:.1f}, push {one['push']:.1f}; all {cores} cores copy "
+          f"{every['copy']:.1f}, sum {every['sum']:.1f}, push {every['push']:.1f}; roof (the best) {roof:.1f}. Vectors "
+          f"whose buffers fit the last-level cache exceed it")
     print(f"{'size (B)':>10}  {'path':<40}{'traffic/rank (B)':>18}{'node GB/s':>11}{'of roof':>9}")
     fractions = {}
     for (k, lab, size), g in best.set_index(["launch", "label", "size_bytes"]).iterrows():

@@ -1,11 +1,12 @@
 // mcb_copy_bw: the memory yardstick of the shared-memory allreduces (issue
 // 21's roofline). Per size, on T threads at once (one per core, each with
-// buffers of its own): the time of one memcpy of N bytes, and of one sum of
-// two N-byte vectors into a third with the allreduces' own k-way sum
-// (reduce_many_to, the floats in N bytes), the median over iterations of the slowest
-// thread; and the memory traffic they move per second, counted as the
-// allreduce counts its own (bytes read plus bytes written: 2N per copy, 3N
-// per sum, times T). With buffers larger than the last-level cache, the
+// buffers of its own): the time of one memcpy of N bytes, of one sum of two
+// N-byte vectors into a third and of one into two more (the pattern of a
+// registered 2-rank allreduce's push), with the allreduces' own k-way sum
+// (reduce_many_to, the floats in N bytes), the median over iterations of
+// the slowest thread; and the memory traffic they move per second, counted
+// as the allreduce counts its own (bytes read plus bytes written: 2N per
+// copy, 3N and 4N per sum, times T). With buffers larger than the last-level cache, the
 // all-core traffic is the bandwidth the allreduce's traffic is held against
 // (scripts/allreduce_vs_system.py). No MPI communication.
 //   mcb_copy_bw [-m SIZES] [-i ITERATIONS] [-t THREADS|all]
@@ -32,9 +33,10 @@ namespace {
 
 using clock_type = std::chrono::steady_clock;
 
-// Per iteration, the slowest thread's seconds for one copy and one sum.
+// Per iteration, the slowest thread's seconds for one copy, one sum into
+// one destination and one into two.
 struct Times {
-  std::vector<double> copy, sum;
+  std::vector<double> copy, sum, push;
 };
 
 Times run(std::size_t n, int threads, int warmup, int iterations) {
@@ -42,19 +44,22 @@ Times run(std::size_t n, int threads, int warmup, int iterations) {
   Times t;
   t.copy.assign(static_cast<std::size_t>(iterations), 0.0);
   t.sum.assign(static_cast<std::size_t>(iterations), 0.0);
-  std::vector<std::vector<double>> copy(static_cast<std::size_t>(threads)), sum(copy);
+  t.push.assign(static_cast<std::size_t>(iterations), 0.0);
+  std::vector<std::vector<double>> copy(static_cast<std::size_t>(threads)), sum(copy), push(copy);
   std::barrier sync(threads);
   auto work = [&](int id) {
     cpu_set_t set;
     CPU_ZERO(&set);
     CPU_SET(static_cast<unsigned>(id) % std::max(1u, std::thread::hardware_concurrency()), &set);
     pthread_setaffinity_np(pthread_self(), sizeof set, &set);  // first touch and work on one core
-    mcb::Buffer a(mem, n), b(mem, n), c(mem, n);
+    mcb::Buffer a(mem, n), b(mem, n), c(mem, n), d(mem, n);
     std::memset(a.data(), 1, n);
     std::memset(b.data(), 2, n);
     std::memset(c.data(), 3, n);
+    std::memset(d.data(), 4, n);
     const void* srcs[2] = {a.data(), b.data()};
-    void* dst[1] = {c.data()};
+    void* dst[2] = {c.data(), d.data()};
+    const int floats = static_cast<int>(n / sizeof(float));
     for (int it = -warmup; it < iterations; ++it) {
       sync.arrive_and_wait();
       const auto t0 = clock_type::now();
@@ -62,11 +67,16 @@ Times run(std::size_t n, int threads, int warmup, int iterations) {
       const auto t1 = clock_type::now();
       sync.arrive_and_wait();
       const auto t2 = clock_type::now();
-      mcb::allreduce::detail::reduce_many_to(dst, 1, srcs, 2, static_cast<int>(n / sizeof(float)), MPI_FLOAT, MPI_SUM);
+      mcb::allreduce::detail::reduce_many_to(dst, 1, srcs, 2, floats, MPI_FLOAT, MPI_SUM);
       const auto t3 = clock_type::now();
+      sync.arrive_and_wait();
+      const auto t4 = clock_type::now();
+      mcb::allreduce::detail::reduce_many_to(dst, 2, srcs, 2, floats, MPI_FLOAT, MPI_SUM);
+      const auto t5 = clock_type::now();
       if (it < 0) continue;
       copy[static_cast<std::size_t>(id)].push_back(std::chrono::duration<double>(t1 - t0).count());
       sum[static_cast<std::size_t>(id)].push_back(std::chrono::duration<double>(t3 - t2).count());
+      push[static_cast<std::size_t>(id)].push_back(std::chrono::duration<double>(t5 - t4).count());
     }
   };
   std::vector<std::thread> pool;
@@ -77,6 +87,7 @@ Times run(std::size_t n, int threads, int warmup, int iterations) {
     for (std::size_t id = 0; id < static_cast<std::size_t>(threads); ++id) {
       t.copy[it] = std::max(t.copy[it], copy[id][it]);
       t.sum[it] = std::max(t.sum[it], sum[id][it]);
+      t.push[it] = std::max(t.push[it], push[id][it]);
     }
   return t;
 }
@@ -126,16 +137,18 @@ int main(int argc, char** argv) {
         "the slowest thread, after %d warm-up\n",
         threads, threads == 1 ? "" : "s", cores, iterations, warmup);
     std::printf(
-        "# traffic: bytes read plus written per second by all threads (copy 2N, sum 3N per thread); "
-        "last-level cache: %s\n",
-        l3 > 0 ? (std::to_string(l3 / 1024) + " KiB (buffers above it measure memory)").c_str() : "unknown");
-    std::printf("%-12s%14s%14s%16s%14s%16s\n", "# Size", "Copy(us)", "GB/s", "Copy traffic", "Sum(us)", "Sum traffic");
+        "# traffic: bytes read plus written per second by all threads (per thread: copy 2N, sum of two into one "
+        "3N, into two (a 2-rank push) 4N); last-level cache as sysconf gives it: %s\n",
+        l3 > 0 ? (std::to_string(l3 / 1024) + " KiB (buffers well above it measure memory)").c_str() : "unknown");
+    std::printf("%-12s%14s%14s%16s%14s%16s%14s%16s\n", "# Size", "Copy(us)", "GB/s", "Copy traffic", "Sum(us)",
+                "Sum traffic", "Push(us)", "Push traffic");
     for (std::size_t n : list) {
       const Times t = run(n, threads, warmup, iterations);
-      const double copy = median(t.copy), sum = median(t.sum);
+      const double copy = median(t.copy), sum = median(t.sum), push = median(t.push);
       const double bytes = static_cast<double>(n), summed = static_cast<double>(n / sizeof(float) * sizeof(float));
-      std::printf("%-12zu%14.2f%14.2f%16.2f%14.2f%16.2f\n", n, copy * 1e6, bytes / copy * 1e-9,
-                  threads * 2 * bytes / copy * 1e-9, sum * 1e6, threads * 3 * summed / sum * 1e-9);
+      std::printf("%-12zu%14.2f%14.2f%16.2f%14.2f%16.2f%14.2f%16.2f\n", n, copy * 1e6, bytes / copy * 1e-9,
+                  threads * 2 * bytes / copy * 1e-9, sum * 1e6, threads * 3 * summed / sum * 1e-9, push * 1e6,
+                  threads * 4 * summed / push * 1e-9);
     }
   } catch (const mcb::Error& e) {
     std::fprintf(stderr, "mcb_copy_bw: error: %s\n", e.what());
