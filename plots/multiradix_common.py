@@ -27,11 +27,15 @@ def largest_prime(n):
 
 
 def label(algorithm, params, inner=False):
-    """'SHM tree, persistent' (+ ', recursive exchange between nodes')."""
+    """'SHM tree, persistent' (+ ', registered' for a copy path other than
+    copy-in, + ', recursive exchange between nodes')."""
     text = mcbplot.NAMES.get(algorithm, algorithm)
     interface = mcbplot.param(params, "interface")
     if interface:
         text += f", {interface}"
+    copy = mcbplot.param(params, "copy")
+    if copy and copy != "copy-in":
+        text += f", {copy}"
     if inner and mcbplot.param(params, "inner"):
         text += f", {INNER.get(mcbplot.param(params, 'inner'), mcbplot.param(params, 'inner'))} between nodes"
     return text

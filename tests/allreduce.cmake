@@ -345,10 +345,10 @@ mcb_bad_input(reduce_tree_positive 4 "the tree takes reduce factors only" -- ${R
 add_test(NAME copy_bw COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/run_mpi.py --no-mpi
          "--expect-stdout=^4096 +[0-9.]+ +[0-9.]+" -- $<TARGET_FILE:mcb_copy_bw> -m 1024:4096 -i 5)
 add_test(NAME copy_bw_one_size COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/run_mpi.py --no-mpi
-         "--expect-stdout=Sum traffic\n6( +[0-9.]+){5}\n$" -- $<TARGET_FILE:mcb_copy_bw> -m 6 -i 5)
+         "--expect-stdout=Push traffic\n6( +[0-9.]+){7}\n$" -- $<TARGET_FILE:mcb_copy_bw> -m 6 -i 5)
 set_tests_properties(copy_bw copy_bw_one_size PROPERTIES LABELS unit TIMEOUT 60)
 add_test(NAME copy_bw_all_cores COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/run_mpi.py --no-mpi
-         "--expect-stdout=# mcb_copy_bw: [0-9]+ threads? .of [0-9]+ cores." "--expect-stdout=\n65536( +[0-9.]+){5}\n"
+         "--expect-stdout=# mcb_copy_bw: [0-9]+ threads? .of [0-9]+ cores." "--expect-stdout=\n65536( +[0-9.]+){7}\n"
          -- $<TARGET_FILE:mcb_copy_bw> -m 65536 -i 5 -t all)
 set_tests_properties(copy_bw_all_cores PROPERTIES LABELS unit TIMEOUT 60)
 foreach(case "iterations_zero|--iterations 0: must be >= 1|-i 0" "size_garbage|--message-size 0:x|-m 0:x"

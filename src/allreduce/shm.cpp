@@ -4,6 +4,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <chrono>
 #include <new>
 
 #include "mcb/allreduce.hpp"
@@ -77,12 +78,21 @@ std::vector<Descriptor> ShmSegment::exchange(const Descriptor& mine) {
 void ShmSegment::set() { flag(rank_).store(++counter_, std::memory_order_release); }
 
 void ShmSegment::wait(int q, std::uint32_t target) const {
-  // Spin briefly, then yield: with more ranks than cores the partner needs
-  // the core to make progress.
+  // Spin for kSpin, then yield between checks: with more ranks than cores
+  // the partner needs the core to make progress. Yielding after a fixed 64
+  // spins instead cost a system call in most waits of a small allreduce on
+  // two bound ranks: 0.51 us against 0.18 us at 8 B, 2.8x.
+  constexpr auto kSpin = std::chrono::microseconds(2);
+  std::chrono::steady_clock::time_point start{};
   for (int spins = 0;; ++spins) {
     const std::uint32_t now = flag(q).load(std::memory_order_acquire);
     if (static_cast<std::int32_t>(now - target) >= 0) return;
-    if (spins >= 64) sched_yield();
+    if (spins % 64 != 63) continue;
+    const auto t = std::chrono::steady_clock::now();
+    if (spins == 63)
+      start = t;
+    else if (t - start >= kSpin)
+      sched_yield();
   }
 }
 
