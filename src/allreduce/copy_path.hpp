@@ -54,8 +54,8 @@ int cma_read(pid_t pid, void* local, std::uintptr_t remote, std::size_t bytes);
 
 /// One rank's buffers for one call, as its peers need them: the input (the
 /// send buffer, or the receive buffer in place) and the receive buffer,
-/// each with its registered location (if any) and raw address. One cache
-/// line, so that a blocking call publishes it in the segment.
+/// each with its registered location (if any) and raw address; a blocking
+/// call publishes it in its slot of the segment (two cache lines).
 struct Side {
   ShmLocation at;
   std::uint32_t registered = 0;
