@@ -22,15 +22,8 @@ const std::uint64_t kProbe = 0x6d63622d636d6121ULL;
 }  // namespace
 
 std::string to_string(Path p) {
-  switch (p) {
-    case Path::registered:
-      return "registered";
-    case Path::cma:
-      return "cma";
-    case Path::copy_in:
-      break;
-  }
-  return "copy-in";
+  static const char* const names[] = {"copy-in", "cma", "registered"};  // in Path's order
+  return names[static_cast<int>(p)];
 }
 
 ParamSpec copy_param() {
@@ -160,9 +153,11 @@ Path choose(const std::vector<Descriptor>& all, const Peers& peers, const std::s
   return Path::copy_in;
 }
 
-Reach reach(const std::vector<Descriptor>& all, Path path) {
-  Reach r;
+void reach(const std::vector<Descriptor>& all, Path path, Reach& r) {
   r.path = path;
+  r.in.clear();
+  r.out.clear();
+  r.remote_in.clear();
   for (const Descriptor& d : all) {
     if (path == Path::registered) {
       r.in.push_back(shm_translate(d.in.at));
@@ -170,6 +165,11 @@ Reach reach(const std::vector<Descriptor>& all, Path path) {
     }
     r.remote_in.push_back(static_cast<std::uintptr_t>(d.in.addr));
   }
+}
+
+Reach reach(const std::vector<Descriptor>& all, Path path) {
+  Reach r;
+  reach(all, path, r);
   return r;
 }
 

@@ -81,5 +81,7 @@ struct Reach {
   std::vector<std::uintptr_t> remote_in;
 };
 Reach reach(const std::vector<Descriptor>& all, Path path);
+/// The same into `r`, reusing its storage (a blocking call's).
+void reach(const std::vector<Descriptor>& all, Path path, Reach& r);
 
 }  // namespace mcb::allreduce::detail

@@ -34,8 +34,6 @@ Cache& cache_of(MPI_Comm comm) {
   return *static_cast<Cache*>(value);
 }
 
-const void* input_of(const void* send, void* recv) { return send == MPI_IN_PLACE ? recv : send; }
-
 }  // namespace
 
 const Engine& Engines::get(Path p) {
@@ -136,7 +134,7 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
     const Peers peers = discover_peers(dom);
     int size = 0;
     MPI_Comm_size(dom, &size);
-    const Descriptor mine = describe(input_of(send, recv), recv, bytes, peers);
+    const Descriptor mine = describe(Call{send, recv}.in(), recv, bytes, peers);
     std::vector<Descriptor> all(static_cast<std::size_t>(size));
     MPI_Allgather(&mine, sizeof(Descriptor), MPI_BYTE, all.data(), sizeof(Descriptor), MPI_BYTE, dom);
     int lowest = copy_in_only.empty() ? static_cast<int>(choose(all, peers, requested)) : 0;
@@ -178,8 +176,9 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
     std::shared_ptr<Engines>& engines = cache_of(comm)[key];
     if (!engines) engines = setup(discover_peers(dom));
     ShmSegment& seg = engines->seg();
-    const std::vector<Descriptor> all = seg.exchange(describe(input_of(send, recv), recv, bytes, seg.peers()));
-    const Reach r = reach(all, direct ? choose(all, seg.peers(), requested) : Path::copy_in);
+    seg.exchange(describe(Call{send, recv}.in(), recv, bytes, seg.peers()), engines->all);
+    Reach& r = engines->reach;
+    reach(engines->all, direct ? choose(engines->all, seg.peers(), requested) : Path::copy_in, r);
     const Call call{send, recv, &r};
     for (const auto& phase : engines->get(r.path).phases) phase.run(call);
     if (*last != static_cast<int>(r.path)) {

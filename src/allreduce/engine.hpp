@@ -57,6 +57,10 @@ class Engines {
   ShmSegment& seg() const { return *seg_; }
   const Engine& get(Path p);
 
+  /// A blocking call's descriptors and reach, kept between calls.
+  std::vector<Descriptor> all;
+  Reach reach;
+
  private:
   std::shared_ptr<ShmSegment> seg_;
   std::function<std::shared_ptr<Engine>(Path)> make_;

@@ -61,18 +61,17 @@ Descriptor* ShmSegment::slot(int q, std::uint32_t call) const {
                                        (call % 2) * kSlot);
 }
 
-std::vector<Descriptor> ShmSegment::exchange(const Descriptor& mine) {
+void ShmSegment::exchange(const Descriptor& mine, std::vector<Descriptor>& all) {
   // A rank writes this call's slot only after every rank read the slot of
   // two calls ago (they had to pass the previous exchange first).
   const std::uint32_t call = calls_++;
   *slot(rank_, call) = mine;
   set();
-  std::vector<Descriptor> all(static_cast<std::size_t>(size_));
+  all.resize(static_cast<std::size_t>(size_));
   for (int q = 0; q < size_; ++q) {
     wait(q, counter_);
     all[static_cast<std::size_t>(q)] = *slot(q, call);
   }
-  return all;
 }
 
 void ShmSegment::set() { flag(rank_).store(++counter_, std::memory_order_release); }

@@ -3,10 +3,10 @@
 // MPI_Win_allocate_shared window per node, holding per local rank a flag
 // word on a cache line of its own, two slots where a blocking call
 // publishes its buffers (copy_path.hpp; alternate calls use alternate
-// slots) and a data region, and the counter barriers built on the flags. Each rank owns its flag and a private counter:
-// set() stores ++counter to the flag (release); wait(q, target) spins until
-// q's flag has reached target (acquire), compared as a wrap-safe unsigned
-// difference. Flags are never reset, so one plan can run again and again.
+// slots) and a data region, and the counter barriers built on the flags.
+// Each rank owns its flag and a private counter: set() stores ++counter to the flag (release); wait(q, target) spins
+// until q's flag has reached target (acquire), compared as a wrap-safe unsigned difference. Flags are never reset, so
+// one plan can run again and again.
 #pragma once
 
 #include <mpi.h>
@@ -50,17 +50,17 @@ class ShmSegment {
   void set();
   /// Waits until local rank q's flag has reached `target`.
   void wait(int q, std::uint32_t target) const;
-  /// Every rank's descriptor for this call (a blocking call's buffers):
-  /// mine goes to my slot for this call, then one step (set) and a wait
-  /// for every rank of the segment.
-  std::vector<Descriptor> exchange(const Descriptor& mine);
+  /// Every rank's descriptor for this call (a blocking call's buffers)
+  /// into `all`: mine goes to my slot for this call, then one step (set)
+  /// and a wait for every rank of the segment.
+  void exchange(const Descriptor& mine, std::vector<Descriptor>& all);
 
  private:
   std::atomic<std::uint32_t>& flag(int q) const { return *flags_[static_cast<std::size_t>(q)]; }
+  Descriptor* slot(int q, std::uint32_t call) const;
 
   MPI_Win win_ = MPI_WIN_NULL;
   int rank_ = 0, size_ = 0;
-  Descriptor* slot(int q, std::uint32_t call) const;
 
   std::uint32_t counter_ = 0;
   std::uint32_t calls_ = 0;  // exchanges so far

@@ -107,7 +107,7 @@ Plan tree(Kind kind, const CollArgs& args, const Layout& layout, const Params& p
         across = [lane] { MPI_Bcast(lane.recvbuf, lane.count, lane.type, 0, lane.comm); };
       }
     }
-    auto make = [kind, args, seg, t, q, me, bytes, elem, nodes, root, across](detail::Path path) {
+    auto make = [kind, args, seg, t, q, me, bytes, nodes, root, across](detail::Path path) {
       const bool direct = path != detail::Path::copy_in;
       const bool push = path == detail::Path::registered && !nodes && kind != Kind::bcast;
       auto base = std::make_shared<std::uint32_t>(0);  // my counter when the call began
