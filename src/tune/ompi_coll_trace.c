@@ -1,0 +1,144 @@
+/* libmcb_ompi_coll_trace.so: which of Open MPI's own collective algorithms
+ * ran, observed rather than inferred (scripts/tune.py, docs/tune.md).
+ *
+ * Open MPI's coll/tuned component (mca_coll_tuned.so, a plugin) calls the
+ * algorithms of coll/base (libmpi.so) through its PLT, whether it chose them
+ * from its fixed decision table, a forced MCA value or a dynamic rules file.
+ * Preloaded, this library interposes those functions for alltoall, allgather
+ * and allreduce, counts the calls per (function, bytes) and forwards each to
+ * the real one; bytes = count x the datatype's size (PMPI_Type_size): the
+ * block of alltoall and allgather, the vector of allreduce, as mcb's -m size.
+ * At exit every process appends one line per pair to the file named by
+ * MCB_COLL_TRACE:
+ *     rank=R function=ompi_coll_base_alltoall_intra_pairwise bytes=B calls=N
+ * (R from OMPI_COMM_WORLD_RANK). coll/base's own fallbacks (a ring that
+ * hands a vector shorter than P to recursive doubling) go through libmpi's
+ * PLT too, so both functions appear with the same calls.
+ *
+ * Signatures: Open MPI 4.1's coll_base_functions.h (opaque pointers here).
+ * Not for a timed run's result: every call pays a lookup in a small table. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { kMaxEntries = 512 };
+
+struct entry {
+  const char *function;
+  long bytes;
+  long calls;
+};
+
+static struct entry table[kMaxEntries];
+static int used;
+static long dropped;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+static long type_size(void *datatype) {
+  typedef int (*fn)(void *, int *);
+  static fn size_of;
+  if (!size_of) size_of = (fn)dlsym(RTLD_DEFAULT, "PMPI_Type_size");
+  int size = -1;
+  if (!size_of || size_of(datatype, &size) != 0) return -1;
+  return size;
+}
+
+static void record(const char *function, long count, void *datatype) {
+  long size = type_size(datatype);
+  long bytes = size < 0 ? -1 : count * size;
+  pthread_mutex_lock(&lock);
+  int i = 0;
+  while (i < used && !(table[i].function == function && table[i].bytes == bytes)) ++i;
+  if (i == used) {
+    if (used == kMaxEntries) {
+      ++dropped;
+      pthread_mutex_unlock(&lock);
+      return;
+    }
+    table[used++] = (struct entry){function, bytes, 0};
+  }
+  ++table[i].calls;
+  pthread_mutex_unlock(&lock);
+}
+
+static void *next(const char *function) {
+  void *f = dlsym(RTLD_NEXT, function);
+  if (!f) {
+    fprintf(stderr, "mcb_ompi_coll_trace: %s not found in Open MPI (not Open MPI 4.x?)\n", function);
+    abort();
+  }
+  return f;
+}
+
+__attribute__((destructor)) static void write_trace(void) {
+  const char *path = getenv("MCB_COLL_TRACE");
+  if (!path || !*path) return;
+  FILE *out = fopen(path, "a");
+  if (!out) return;
+  const char *rank = getenv("OMPI_COMM_WORLD_RANK");
+  for (int i = 0; i < used; ++i)
+    fprintf(out, "rank=%s function=%s bytes=%ld calls=%ld\n", rank ? rank : "?", table[i].function, table[i].bytes,
+            table[i].calls);
+  if (dropped) fprintf(out, "rank=%s function=(table-full) bytes=0 calls=%ld\n", rank ? rank : "?", dropped);
+  fclose(out);
+}
+
+/* alltoall and allgather: (sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, module) */
+#define TRACE_BLOCKS(name)                                                                               \
+  int name(const void *sbuf, int scount, void *sdtype, void *rbuf, int rcount, void *rdtype, void *comm, \
+           void *module) {                                                                               \
+    typedef int (*fn)(const void *, int, void *, void *, int, void *, void *, void *);                   \
+    static fn real;                                                                                      \
+    if (!real) real = (fn)next(#name);                                                                   \
+    record(#name, scount, sdtype);                                                                       \
+    return real(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, module);                               \
+  }
+
+/* allreduce: (sbuf, rbuf, count, dtype, op, comm, module) */
+#define TRACE_ALLREDUCE(name)                                                                          \
+  int name(const void *sbuf, void *rbuf, int count, void *dtype, void *op, void *comm, void *module) { \
+    typedef int (*fn)(const void *, void *, int, void *, void *, void *, void *);                      \
+    static fn real;                                                                                    \
+    if (!real) real = (fn)next(#name);                                                                 \
+    record(#name, count, dtype);                                                                       \
+    return real(sbuf, rbuf, count, dtype, op, comm, module);                                           \
+  }
+
+TRACE_BLOCKS(ompi_coll_base_alltoall_intra_basic_linear)
+TRACE_BLOCKS(ompi_coll_base_alltoall_intra_pairwise)
+TRACE_BLOCKS(ompi_coll_base_alltoall_intra_bruck)
+TRACE_BLOCKS(ompi_coll_base_alltoall_intra_two_procs)
+TRACE_BLOCKS(ompi_coll_base_allgather_intra_basic_linear)
+TRACE_BLOCKS(ompi_coll_base_allgather_intra_bruck)
+TRACE_BLOCKS(ompi_coll_base_allgather_intra_recursivedoubling)
+TRACE_BLOCKS(ompi_coll_base_allgather_intra_ring)
+TRACE_BLOCKS(ompi_coll_base_allgather_intra_neighborexchange)
+TRACE_BLOCKS(ompi_coll_base_allgather_intra_two_procs)
+TRACE_ALLREDUCE(ompi_coll_base_allreduce_intra_basic_linear)
+TRACE_ALLREDUCE(ompi_coll_base_allreduce_intra_nonoverlapping)
+TRACE_ALLREDUCE(ompi_coll_base_allreduce_intra_recursivedoubling)
+TRACE_ALLREDUCE(ompi_coll_base_allreduce_intra_ring)
+TRACE_ALLREDUCE(ompi_coll_base_allreduce_intra_redscat_allgather)
+
+/* The two with one more argument. */
+int ompi_coll_base_alltoall_intra_linear_sync(const void *sbuf, int scount, void *sdtype, void *rbuf, int rcount,
+                                              void *rdtype, void *comm, void *module, int max_requests) {
+  typedef int (*fn)(const void *, int, void *, void *, int, void *, void *, void *, int);
+  static fn real;
+  if (!real) real = (fn)next("ompi_coll_base_alltoall_intra_linear_sync");
+  record("ompi_coll_base_alltoall_intra_linear_sync", scount, sdtype);
+  return real(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, module, max_requests);
+}
+
+int ompi_coll_base_allreduce_intra_ring_segmented(const void *sbuf, void *rbuf, int count, void *dtype, void *op,
+                                                  void *comm, void *module, uint32_t segsize) {
+  typedef int (*fn)(const void *, void *, int, void *, void *, void *, void *, uint32_t);
+  static fn real;
+  if (!real) real = (fn)next("ompi_coll_base_allreduce_intra_ring_segmented");
+  record("ompi_coll_base_allreduce_intra_ring_segmented", count, dtype);
+  return real(sbuf, rbuf, count, dtype, op, comm, module, segsize);
+}
