@@ -273,7 +273,12 @@ def mpich_algorithms(args, coll):
     m = re.search(r"MPIR_CVAR_%s_INTRA_ALGORITHM\s*=[^\n]*" % coll.upper(), out)
     if not m:
         raise TuneError("mpivars lists no MPIR_CVAR_%s_INTRA_ALGORITHM" % coll.upper())
-    names = re.findall(r"(\w+)\s+- Force", m.group(0))
+    # mpivars joins the lines of the description: "...FILE)brucks      - Force brucks
+    # algorithmnb          - Force ...": every name is padded to one width W.
+    entries = re.findall(r"([A-Za-z0-9_]+)( +)- ", m.group(0).split("=", 1)[1])
+    entries = [(t, len(sp)) for t, sp in entries if not t.endswith("auto")]
+    width = min((len(t) + n for t, n in entries), default=0)
+    names = [t[len(t) - (width - n):] for t, n in entries if width - n > 0]
     if not names:
         raise TuneError("cannot read the values of MPIR_CVAR_%s_INTRA_ALGORITHM from mpivars" % coll.upper())
     return [(n, n) for n in names]
@@ -287,22 +292,25 @@ def mpich_version(args):
 
 
 def mpich_base_tree(args):
-    """MPICH's own MPIR-level selection tree: from --mpich-base-json, or the JSON
-    string compiled into libmpich (the one whose containers are MPIR_ algorithms)."""
+    """MPICH's own MPIR-level selection tree, and the algorithm containers MPICH
+    knows (None when not read from the library): from --mpich-base-json, or the
+    JSON string compiled into libmpich (the one whose containers are MPIR_
+    algorithms)."""
     if args.mpich_base_json:
         try:
             with open(args.mpich_base_json) as f:
-                return json.load(f, object_pairs_hook=collections.OrderedDict)
+                return json.load(f, object_pairs_hook=collections.OrderedDict), None
         except (OSError, ValueError) as e:
             fail_input("--mpich-base-json %s: %s" % (args.mpich_base_json, e))
     lib = mpich_library(binary(args, args.collectives[0]))
     with open(lib, "rb") as f:
         data = f.read()
+    known = {m.decode() for m in re.findall(rb"algorithm=(MPIR_\w+)", data)}
     for blob in re.findall(rb'\{"collective=[\x20-\x7e]{1000,}', data):
         text = blob.decode()
         if '"algorithm=MPIR_' in text and '"composition=' not in text:
             try:
-                return json.loads(text, object_pairs_hook=collections.OrderedDict)
+                return json.loads(text, object_pairs_hook=collections.OrderedDict), known
             except ValueError:
                 continue
     raise TuneError("no MPIR selection tree found in %s; give --mpich-base-json (maint/tuning/coll/mpir/"
@@ -340,7 +348,7 @@ def forced_config(args, coll, name, value):
         if args.segment_size:
             mca.append(("coll_tuned_%s_algorithm_segmentsize" % coll, str(args.segment_size)))
         return Config("forced:" + name, name, str(value), mca=mca)
-    env = {"MPIR_CVAR_DEVICE_COLLECTIVES": "none", "MPIR_CVAR_COLLECTIVE_FALLBACK": "error",
+    env = {"MPIR_CVAR_DEVICE_COLLECTIVES": "none", "MPIR_CVAR_COLLECTIVE_FALLBACK": "print",
            "MPIR_CVAR_%s_INTRA_ALGORITHM" % coll.upper(): value}
     return Config("forced:" + name, name, value, env=env)
 
@@ -452,7 +460,7 @@ def run_config(args, coll, ranks, conf, sizes_text, sizes, tmp, tag):
     rows, refused, version = {}, {}, ""
     for s in sizes:
         one = os.path.join(tmp, "%s-%d.csv" % (tag, s))
-        rc, out, _ = launch(args, coll, ranks, conf, str(s), one)
+        rc, out, _ = launch(args, coll, ranks, conf, "%d:%d" % (s, s), one)
         if rc == 0:
             r, version = read_rows(one, args, ranks)
             rows.update(r)
@@ -488,7 +496,7 @@ def trace_config(args, coll, ranks, conf, sizes_text, sizes, tmp, tag):
     result = {}
     for s in sizes:
         one = os.path.join(tmp, "%s-%d.trace" % (tag, s))
-        rc, out, _ = launch(args, coll, ranks, conf, str(s), one + ".csv", 2, 0, one)
+        rc, out, _ = launch(args, coll, ranks, conf, "%d:%d" % (s, s), one + ".csv", 2, 0, one)
         result[s] = read_trace(one, coll).get(s, {}) if rc == 0 else {}
     return result
 
@@ -514,6 +522,29 @@ def ompi_check_forced(coll, name, functions):
     if others:
         return "fallback", "Open MPI handed %s to %s at this size" % (name, "+".join(sorted(others)))
     return "ok", ""
+
+
+MPICH_FALLBACK = "User set collective algorithm is not usable for the provided arguments"
+MPICH_CHECK_CALLS = 100
+
+
+def mpich_check_forced(args, coll, ranks, conf, sizes, tmp, tag):
+    """MPICH: {size: (status, note)} for the sizes where a forced algorithm does
+    not run. MPIR_CVAR_COLLECTIVE_FALLBACK=print makes rank 0 print one line per
+    call that falls back to MPICH's own choice ('error' would also fail MPICH's
+    internal small allreduces, at every size). One launch per size, 100 calls:
+    at least half of them printing means the measured calls fell back."""
+    result = {}
+    for s in sizes:
+        rc, out, _ = launch(args, coll, ranks, conf, "%d:%d" % (s, s), os.path.join(tmp, "%s-%d.csv" % (tag, s)),
+                            MPICH_CHECK_CALLS, 0)
+        prints = out.count(MPICH_FALLBACK)
+        if rc != 0:
+            result[s] = ("refused", first_error(out))
+        elif prints >= MPICH_CHECK_CALLS // 2:
+            result[s] = ("fallback", "MPICH fell back to its own choice (%d fallback lines for %d calls: '%s')" % (
+                prints, MPICH_CHECK_CALLS, MPICH_FALLBACK))
+    return result
 
 
 # ----------------------------------------------------------------------------------------------
@@ -549,12 +580,14 @@ def sweep(args):
                 print("# %s, %d ranks: %s%s" % (coll, ranks, ", ".join(c.key for c in confs), note),
                       file=sys.stderr, flush=True)
                 sizes = probe_sizes(args, coll, ranks, tmp)
-                observed, refused_all = {}, {}
-                if args.mpi == "openmpi":
-                    for c in confs:
-                        if c.key != "mcb":
-                            observed[c.key] = trace_config(args, coll, ranks, c, args.message_size, sizes, tmp,
-                                                           "trace-%s-%d-%s" % (coll, ranks, safe(c.key)))
+                observed, refused_all, checked = {}, {}, {}
+                for c in confs:
+                    if args.mpi == "openmpi" and c.key != "mcb":
+                        observed[c.key] = trace_config(args, coll, ranks, c, args.message_size, sizes, tmp,
+                                                       "trace-%s-%d-%s" % (coll, ranks, safe(c.key)))
+                    elif args.mpi == "mpich" and c.key.startswith("forced:"):
+                        checked[c.key] = mpich_check_forced(args, coll, ranks, c, sizes, tmp,
+                                                            "check-%s-%d-%s" % (coll, ranks, safe(c.key)))
                 for r in range(args.repeats):
                     for c in (confs if r % 2 == 0 else list(reversed(confs))):
                         print("#   repeat %d/%d %s" % (r + 1, args.repeats, c.key), file=sys.stderr, flush=True)
@@ -563,6 +596,8 @@ def sweep(args):
                         refused_all.setdefault(c.key, {}).update(refused)
                         for (comm, label, s), us in sorted(got.items()):
                             row = measurement(args, version, coll, comm, c, label, s, r, us, observed)
+                            if row and s in checked.get(c.key, {}):
+                                row["status"], row["note"] = checked[c.key][s]
                             if row:
                                 rows.append(row)
                 for c in confs:
@@ -822,10 +857,17 @@ def container(name):
     return collections.OrderedDict([("algorithm=" + name, collections.OrderedDict())])
 
 
-def mpich_tree(table, base):
+def mpich_tree(table, base, known=None):
     """MPICH's complete selection tree with the chosen ranges put in front of
-    MPICH's own choice for the measured communicator sizes."""
+    MPICH's own choice for the measured communicator sizes. `known`: the
+    container names the library has (a chosen one missing is an error)."""
     tree = copy.deepcopy(base)
+    for (coll, ranks), chs in table.items():
+        for ch in chs:
+            c = ch.chosen()
+            if c and known is not None and mpich_container(coll, c[1]) not in known:
+                raise TuneError("MPICH has no selection container %s for %s=%s" % (
+                    mpich_container(coll, c[1]), "MPIR_CVAR_%s_INTRA_ALGORITHM" % coll.upper(), c[1]))
     for coll in sorted({c for c, _ in table}):
         top = tree.get("collective=" + coll)
         if not isinstance(top, dict) or "comm_type=intra" not in top:
@@ -1018,10 +1060,11 @@ def write_file(args, table, mpi, out_dir):
         with open(path, "w") as f:
             f.write(ompi_rules(table, args.segment_size))
     else:
-        base = mpich_base_tree(args)
+        base, known = mpich_base_tree(args)
         path = os.path.join(out_dir, "mpich_tuning.json")
+        tree = mpich_tree(table, base, known)
         with open(path, "w") as f:
-            json.dump(mpich_tree(table, base), f, indent=1)
+            json.dump(tree, f, indent=1)
             f.write("\n")
     return path
 
@@ -1053,6 +1096,7 @@ def verify(args):
         if problems:
             raise TuneError("%s: MPICH would assert: %s" % (path, problems[0]))
         known = {c: dict(mpich_algorithms(args, c)) for c in args.collectives}
+        base, _ = mpich_base_tree(args)
     failures = []
     cores = os.cpu_count() or 1
     with tempfile.TemporaryDirectory(prefix="mcb-verify-") as tmp:
@@ -1079,7 +1123,9 @@ def verify(args):
                     else:
                         cname = mpich_lookup(tree, coll, ranks, s, dtype)
                         value = mpich_value(coll, cname or "")
-                        if value and value in known[coll]:
+                        if cname == mpich_lookup(base, coll, ranks, s, dtype):
+                            expected[s] = None  # what MPICH's own tree selects
+                        elif value and value in known[coll]:
                             expected[s] = (value, value)
                         else:
                             expected[s] = None  # MPICH's own choice inside the file

@@ -1,0 +1,282 @@
+#!/usr/bin/env python3
+"""Tests of scripts/tune.py (tests/tune.cmake). Prints 'tune: ok' or FAIL lines.
+
+    run_case.py CASE REPO BUILD MPI WORK [YIELD_SHIM]
+
+CASE:
+  crafted_openmpi  crafted measurements -> the rules file, number by number
+  crafted_mpich    crafted measurements -> the JSON tree, key by key (a small base tree)
+  bad_input        one line and a non-zero exit for each kind of bad input
+  verify           the crafted files loaded by the real MPI at 2 and 4 ranks:
+                   Open MPI: every size ran what the file names (coll/base trace);
+                   MPICH: loaded, and a file choosing pairwise_sendrecv_replace (it
+                   ignores the send buffer) makes mcb's validation fail exactly at the
+                   sizes the file gives it
+  sweep            a small real sweep, then --verify of the file it wrote
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+case, repo, build, mpi, work = sys.argv[1:6]
+yield_shim = sys.argv[6] if len(sys.argv) > 6 else ""
+tune = os.path.join(repo, "scripts", "tune.py")
+make = os.path.join(repo, "tests", "tune", "make_measurements.py")
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL: " + msg)
+
+
+def run(args, env=None, timeout=600):
+    e = dict(os.environ)
+    e.update(env or {})
+    p = subprocess.run([sys.executable] + args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       universal_newlines=True, env=e, timeout=timeout)
+    return p.returncode, p.stdout
+
+
+def numbers(path):
+    """The rules file's numbers, comments dropped (as Open MPI reads it)."""
+    with open(path) as f:
+        return [int(t) for line in f for t in line.split("#", 1)[0].split()]
+
+
+def crafted(flavor):
+    csv_path = os.path.join(work, "m.csv")
+    subprocess.check_call([sys.executable, make, flavor, csv_path])
+    extra = []
+    if flavor.startswith("mpich"):
+        base = os.path.join(work, "base.json")
+        tree = {}
+        for c in ("alltoall", "allgather", "allreduce"):
+            t = c.capitalize()
+            tree["collective=" + c] = {"comm_type=intra": {"algorithm=MPIR_%s_intra_base" % t: {}},
+                                       "comm_type=inter": {"algorithm=MPIR_%s_inter_base" % t: {}}}
+        tree["collective=bcast"] = {"comm_type=intra": {"algorithm=MPIR_Bcast_intra_base": {}}}
+        with open(base, "w") as f:
+            json.dump(tree, f)
+        extra = ["--mpich-base-json", base]
+    out_dir = os.path.join(work, "out")
+    rc, out = run([tune, "--measurements", csv_path, "--out", out_dir] + extra)
+    print(out)
+    if rc != 0:
+        fail("tune.py --measurements exit %d" % rc)
+    return out, out_dir
+
+
+def check_report(out, flavor):
+    a, b, l = ("pairwise", "modified_bruck", "linear") if flavor == "openmpi" else ("pairwise", "brucks", "nb")
+    want = [r"^ +1 B +10\.00 .* %s +5\.00 +2\.00  %s$" % (a, a),
+            r"^ +8 B +10\.00 .* %s +9\.80 +1\.02  default \(within noise\)$" % a,
+            r"^ +16 B +10\.00 .* %s +4\.00 +2\.50  %s$" % (b, b),
+            r"^ +64 B +10\.00 .* %s +6\.00 +1\.67  default \(within noise\)$" % b,
+            r"^#   %s ignored at 8 B: forced linear but pairwise ran$" % l,
+            r"^#   ranges: 1 B-4 B %s; 8 B-8 B default; 16 B-32 B %s; 64 B-64 B default$" % (a, b),
+            r"^#   ranges: 1 B-64 B default$",  # allgather
+            r"^#   ranges: 256 B-512 B default; 1 KiB-4 KiB \w+$"]
+    for w in want:
+        if not re.search(w, out, re.M):
+            fail("report: no line matching %s" % w)
+
+
+def case_crafted_openmpi():
+    out, d = crafted("openmpi")
+    check_report(out, "openmpi")
+    got = numbers(os.path.join(d, "openmpi_rules.txt"))
+    want = [3,  # collectives: allgather 0, allreduce 2, alltoall 3
+            0, 3, 0, 1, 0, 0, 0, 0, 2, 1, 0, 0, 0, 0, 3, 1, 0, 0, 0, 0,
+            # allreduce, 2 ranks: rabenseifner from 1 KiB, default beyond the 4 KiB measured
+            2, 3, 0, 1, 0, 0, 0, 0, 2, 3, 0, 0, 0, 0, 1024, 6, 0, 0, 4097, 0, 0, 0, 3, 1, 0, 0, 0, 0,
+            # alltoall (sizes x ranks): 2 ranks 1-4 pairwise, 8 default, 16-32 bruck, 64 default;
+            # 3 ranks default; 4 ranks pairwise to 64 x 4; 5 ranks default
+            3, 5, 0, 1, 0, 0, 0, 0,
+            2, 4, 0, 2, 0, 0, 16, 0, 0, 0, 32, 3, 0, 0, 128, 0, 0, 0,
+            3, 1, 0, 0, 0, 0,
+            4, 2, 0, 2, 0, 0, 257, 0, 0, 0,
+            5, 1, 0, 0, 0, 0]
+    if got != want:
+        fail("rules file numbers:\n got  %s\n want %s" % (got, want))
+
+
+def case_crafted_mpich():
+    out, d = crafted("mpich")
+    check_report(out, "mpich")
+    with open(os.path.join(d, "mpich_tuning.json")) as f:
+        tree = json.load(f)
+    default_a2a = {"algorithm=MPIR_Alltoall_intra_base": {}}
+    a2a = tree["collective=alltoall"]["comm_type=intra"]
+    if list(a2a) != ["is_sendbuf_inplace=no", "is_sendbuf_inplace=yes"] or a2a["is_sendbuf_inplace=yes"] != default_a2a:
+        fail("alltoall: in-place calls must keep MPICH's choice: %s" % list(a2a))
+    chain = a2a["is_sendbuf_inplace=no"]
+    if list(chain) != ["comm_size<=1", "comm_size<=2", "comm_size<=3", "comm_size<=4", "comm_size=any"]:
+        fail("alltoall communicator chain: %s" % list(chain))
+    two = chain["comm_size<=2"]
+    want = [("avg_msg_size<=4", "MPIR_Alltoall_intra_pairwise"), ("avg_msg_size<=8", None),
+            ("avg_msg_size<=32", "MPIR_Alltoall_intra_brucks"), ("avg_msg_size<=64", None), ("avg_msg_size=any", None)]
+    got = [(k, list(v)[0][len("algorithm="):] if v != default_a2a else None) for k, v in two.items()]
+    if got != want:
+        fail("alltoall at 2 ranks:\n got  %s\n want %s" % (got, want))
+    four = chain["comm_size<=4"]
+    if list(four) != ["avg_msg_size<=64", "avg_msg_size=any"] or \
+            four["avg_msg_size<=64"] != {"algorithm=MPIR_Alltoall_intra_pairwise": {}}:
+        fail("alltoall at 4 ranks: %s" % four)
+    ar = tree["collective=allreduce"]["comm_type=intra"]
+    sized = ar["is_commutative=yes"]["is_op_built_in=yes"]["comm_size<=2"]
+    if list(sized) != ["avg_msg_size<=512", "avg_msg_size<=4096", "avg_msg_size=any"] or \
+            sized["avg_msg_size<=4096"] != {"algorithm=MPIR_Allreduce_intra_recursive_doubling": {}}:
+        fail("allreduce at 2 ranks: %s" % sized)
+    ag = tree["collective=allgather"]["comm_type=intra"]["comm_size<=2"]
+    if list(ag) != ["total_msg_size<=128", "total_msg_size=any"]:  # 64 B x 2 ranks: total size
+        fail("allgather at 2 ranks (total_msg_size, x ranks): %s" % list(ag))
+    if tree["collective=bcast"] != {"comm_type=intra": {"algorithm=MPIR_Bcast_intra_base": {}}}:
+        fail("bcast (not tuned) must stay as in the base tree")
+
+
+def expect_one_line(args, want, status=None, env=None):
+    rc, out = run([tune] + args, env)
+    lines = out.strip().splitlines()
+    ok = rc != 0 and (status is None or rc == status) and len(lines) == 1 and want in lines[0]
+    if not ok:
+        fail("%s -> exit %d, %d lines: %s (expected one line with '%s')" % (" ".join(args), rc, len(lines),
+                                                                             out.strip()[:400], want))
+
+
+def case_bad_input():
+    csv_path = os.path.join(work, "m.csv")
+    subprocess.check_call([sys.executable, make, "openmpi", csv_path])
+    expect_one_line(["--collectives", "bcast", "--build", build], "--collectives bcast: expected alltoall", 2)
+    expect_one_line(["--measurements", os.path.join(work, "none.csv")], "No such file", 2)
+    empty = os.path.join(work, "empty.csv")
+    with open(csv_path) as f, open(empty, "w") as g:
+        g.write(f.readline())
+    expect_one_line(["--measurements", empty], "no measurements", 2)
+    other = os.path.join(work, "other.csv")
+    with open(csv_path) as f, open(other, "w") as g:
+        g.write(f.read().replace("\nopenmpi,", "\nintelmpi,"))
+    expect_one_line(["--measurements", other], "expected one of openmpi, mpich", 2)
+    expect_one_line(["--measurements", csv_path, "--collectives", "bcast"], "--collectives bcast", 2)
+    fake = os.path.join(work, "fakebuild", "src")
+    os.makedirs(fake, exist_ok=True)
+    for c in ("alltoall", "allgather", "allreduce"):
+        shutil.copy("/bin/true", os.path.join(fake, "mcb_" + c))
+    expect_one_line(["--build", os.path.dirname(fake)], "neither Open MPI nor MPICH", 2)
+    expect_one_line(["--build", os.path.join(work, "nobuild")], "not found (build mcb first", 2)
+    expect_one_line(["--build", build, "-n", "0"], "-n: process counts must be at least 1", 2)
+    expect_one_line(["--build", build, "--repeats", "0"], "--repeats must be at least 1", 2)
+    if mpi == "openmpi":
+        bad = os.path.join(work, "bad_rules.txt")
+        with open(bad, "w") as f:
+            f.write("1\n3\n1\n2\n1\n0 2 0 x\n")
+        expect_one_line(["--build", build, "--verify", bad], "'x' is not a non-negative number", 1)
+        late = os.path.join(work, "late_rules.txt")
+        with open(late, "w") as f:
+            f.write("1\n3\n1\n2\n1\n16 2 0 0\n")
+        expect_one_line(["--build", build, "--verify", late], "starts at 16, not 0", 1)
+        expect_one_line(["--build", build, "--verify", os.path.join(work, "m.csv.json")], "no such file", 2)
+    else:
+        bad = os.path.join(work, "bad.json")
+        with open(bad, "w") as f:
+            f.write('{"collective=alltoall": {"comm_type=intra": {"avg_msg_size<=8": '
+                    '{"algorithm=MPIR_Alltoall_intra_brucks": {}}}}}\n')
+        expect_one_line(["--build", build, "--verify", bad], "has no following sibling", 1)
+        unknown = os.path.join(work, "unknown.json")
+        with open(unknown, "w") as f:
+            f.write('{"collective=alltoall": {"msg_size<=8": {"algorithm=MPIR_Alltoall_intra_brucks": {}}}}\n')
+        expect_one_line(["--build", build, "--verify", unknown], "unknown key 'msg_size<=8'", 1)
+
+
+def mpi_env():
+    env = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
+    return env
+
+
+def preload_args(ranks):
+    return ["--preload", yield_shim] if mpi == "mpich" and yield_shim and ranks > (os.cpu_count() or 1) else []
+
+
+def case_verify():
+    flavor = mpi
+    csv_path = os.path.join(work, "m.csv")
+    subprocess.check_call([sys.executable, make, flavor, csv_path])
+    out_dir = os.path.join(work, "out")
+    rc, out = run([tune, "--measurements", csv_path, "--out", out_dir, "--build", build])
+    print(out)
+    if rc != 0:
+        return fail("tune.py --measurements exit %d" % rc)
+    f = os.path.join(out_dir, "openmpi_rules.txt" if flavor == "openmpi" else "mpich_tuning.json")
+    for coll, sizes, ranks in (("alltoall", "1:64", "2,4"), ("allreduce", "256:4096", "2")):
+        rc, out = run([tune, "--build", build, "--verify", f, "--collectives", coll, "-n", ranks, "-m", sizes,
+                       "-i", "20", "-x", "2", "--repeats", "1"] + preload_args(max(int(r) for r in ranks.split(","))),
+                      mpi_env())
+        print(out)
+        if rc != 0 or "# verify: ok" not in out:
+            fail("--verify %s %s at %s ranks: exit %d" % (f, coll, ranks, rc))
+        if flavor == "openmpi":
+            rows = re.findall(r"^ +\d+ \S+ +(\S+) .* (ok|MISMATCH) (\S+)$", out, re.M)
+            if not rows or any(r[1] != "ok" for r in rows):
+                fail("%s: every row must say ok: %s" % (coll, rows))
+            if coll == "alltoall" and not re.search(r"^ +16 B +modified_bruck .* ok alltoall_intra_bruck$", out, re.M):
+                fail("alltoall 16 B at 2 ranks: the trace must show bruck")
+            if coll == "allreduce" and not re.search(r"^ +1 KiB +rabenseifner .* ok allreduce_intra_redscat_allgather$",
+                                                     out, re.M):
+                fail("allreduce 1 KiB: the trace must show rabenseifner (redscat_allgather)")
+    if flavor == "mpich":
+        canary = os.path.join(work, "canary.csv")
+        subprocess.check_call([sys.executable, make, "mpich-canary", canary])
+        cdir = os.path.join(work, "canary")
+        rc, out = run([tune, "--measurements", canary, "--out", cdir, "--build", build])
+        if rc != 0:
+            return fail("canary file: exit %d: %s" % (rc, out))
+        env = dict(os.environ, MPIR_CVAR_DEVICE_COLLECTIVES="none",
+                   MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=os.path.join(cdir, "mpich_tuning.json"))
+        for size, should_pass in (("4", True), ("8", True), ("16", False), ("32", False)):
+            p = subprocess.run(["mpiexec.mpich", "-n", "2", os.path.join(build, "src", "mcb_alltoall"), "--algorithm",
+                                "system", "-m", size, "-i", "2", "-x", "0", "-c"], env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, universal_newlines=True, timeout=120)
+            if (p.returncode == 0) != should_pass:
+                fail("MPICH with the canary file at %s B: exit %d, expected %s (the file gives %s)\n%s" % (
+                    size, p.returncode, "success" if should_pass else "a validation failure",
+                    "brucks" if should_pass else "pairwise_sendrecv_replace", p.stdout[-600:]))
+
+
+def case_sweep():
+    out_dir = os.path.join(work, "sweep")
+    args = [tune, "--build", build, "-n", "2", "-m", "4:64", "-i", "20", "-x", "2", "--repeats", "2",
+            "--collectives", "allreduce", "--out", out_dir]
+    rc, out = run(args, mpi_env())
+    print(out)
+    if rc != 0:
+        return fail("sweep exit %d" % rc)
+    for s in ("4 B", "8 B", "16 B", "32 B", "64 B"):
+        if not re.search(r"^ +%s +\d+\.\d+ " % s, out, re.M):
+            fail("sweep: no row for %s" % s)
+    with open(os.path.join(out_dir, "measurements.csv")) as f:
+        text = f.read()
+    if mpi == "openmpi":
+        if not re.search(r"forced:ring,ring,4,4,.*,fallback,allreduce_intra_recursivedoubling\+allreduce_intra_ring,",
+                         text):
+            fail("sweep: Open MPI's ring at 4 B (1 element < 2 ranks) must be recorded as handed to recursive "
+                 "doubling")
+        if not re.search(r"^openmpi,[\d.]+,allreduce,2,default,,,64,0,[\d.]+,ok,allreduce_intra_\w+,", text, re.M):
+            fail("sweep: the default rows must name the function that ran")
+    f = os.path.join(out_dir, "openmpi_rules.txt" if mpi == "openmpi" else "mpich_tuning.json")
+    rc, out = run([tune, "--build", build, "--verify", f, "--collectives", "allreduce", "-n", "2", "-m", "4:64",
+                   "-i", "20", "-x", "2", "--repeats", "1"], mpi_env())
+    print(out)
+    if rc != 0 or "# verify: ok" not in out:
+        fail("--verify of the sweep's own file: exit %d" % rc)
+
+
+shutil.rmtree(work, ignore_errors=True)
+os.makedirs(work)
+{"crafted_openmpi": case_crafted_openmpi, "crafted_mpich": case_crafted_mpich, "bad_input": case_bad_input,
+ "verify": case_verify, "sweep": case_sweep}[case]()
+print("tune: ok" if not failures else "tune: %d failure(s)" % len(failures))
+sys.exit(1 if failures else 0)
