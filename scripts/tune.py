@@ -138,7 +138,8 @@ def parse_args(argv):
     p.add_argument("--mpi", choices=sorted(LIBRARY_NAME), help="the MPI (default: from the binaries' libraries)")
     p.add_argument("--collectives", default=",".join(COLLECTIVES), help="comma-separated (default all three)")
     p.add_argument("-n", "--ranks", default="2", help="process counts, one launch each: a list a,b,c (default 2)")
-    p.add_argument("-m", "--message-size", default="1:1048576", help="sizes, as mcb -m (default 1:1048576)")
+    p.add_argument("-m", "--message-size", help="sizes, as mcb -m (default 1:1048576; 4:1048576 for allreduce, "
+                   "whose floats make 4 B the smallest)")
     p.add_argument("-i", "--iterations", type=int, help="mcb -i (default: mcb's)")
     p.add_argument("-x", "--warmup", type=int, help="mcb -x (default: mcb's)")
     p.add_argument("--repeats", type=int, default=3, help="launches per configuration, interleaved (default 3; "
@@ -202,6 +203,12 @@ def parse_args(argv):
             fail_input("no launcher for %s found (tried %s); use --launcher" % (
                 LIBRARY_NAME[args.mpi], ", ".join(DEFAULT_LAUNCHERS[args.mpi])))
     return args
+
+
+def sizes_text(args, coll):
+    if args.message_size:
+        return args.message_size
+    return "4:1048576" if coll == "allreduce" else "1:1048576"
 
 
 def binary(args, coll):
@@ -554,7 +561,7 @@ def mpich_check_forced(args, coll, ranks, conf, sizes, tmp, tag):
 def probe_sizes(args, coll, ranks, tmp):
     """The sizes mcb expands -m into (one short default run)."""
     path = os.path.join(tmp, "sizes-%s-%d.csv" % (coll, ranks))
-    rc, out, line = launch(args, coll, ranks, Config("default"), args.message_size, path, 1, 0)
+    rc, out, line = launch(args, coll, ranks, Config("default"), sizes_text(args, coll), path, 1, 0)
     if rc != 0:
         raise TuneError("the unforced run failed (exit %d): %s\n%s" % (rc, line, first_error(out)))
     got, _ = read_rows(path, args, ranks)
@@ -563,8 +570,9 @@ def probe_sizes(args, coll, ranks, tmp):
     return sorted({s for (_, _, s) in got})
 
 
-def sweep(args):
-    """Runs every configuration; returns the measurement rows."""
+def sweep(args, save):
+    """Runs every configuration; returns the measurement rows, handing them to
+    save() after each (collective, process count): a failure keeps what ran."""
     rows = []
     version = ompi_version(args) if args.mpi == "openmpi" else mpich_version(args)
     cores = os.cpu_count() or 1
@@ -583,15 +591,17 @@ def sweep(args):
                 observed, refused_all, checked = {}, {}, {}
                 for c in confs:
                     if args.mpi == "openmpi" and c.key != "mcb":
-                        observed[c.key] = trace_config(args, coll, ranks, c, args.message_size, sizes, tmp,
+                        observed[c.key] = trace_config(args, coll, ranks, c, sizes_text(args, coll), sizes, tmp,
                                                        "trace-%s-%d-%s" % (coll, ranks, safe(c.key)))
                     elif args.mpi == "mpich" and c.key.startswith("forced:"):
                         checked[c.key] = mpich_check_forced(args, coll, ranks, c, sizes, tmp,
                                                             "check-%s-%d-%s" % (coll, ranks, safe(c.key)))
                 for r in range(args.repeats):
                     for c in (confs if r % 2 == 0 else list(reversed(confs))):
+                        if len(refused_all.get(c.key, {})) == len(sizes):
+                            continue  # refused at every size in the first repeat
                         print("#   repeat %d/%d %s" % (r + 1, args.repeats, c.key), file=sys.stderr, flush=True)
-                        got, refused, _ = run_config(args, coll, ranks, c, args.message_size, sizes, tmp,
+                        got, refused, _ = run_config(args, coll, ranks, c, sizes_text(args, coll), sizes, tmp,
                                                      "%s-%d-%s-%d" % (coll, ranks, safe(c.key), r))
                         refused_all.setdefault(c.key, {}).update(refused)
                         for (comm, label, s), us in sorted(got.items()):
@@ -605,6 +615,7 @@ def sweep(args):
                         rows.append(dict(mpi=args.mpi, mpi_version=version, collective=coll, ranks=ranks,
                                          config=c.key, algorithm=c.algorithm, value=c.value, size_bytes=s,
                                          repeat="", median_us="", status="refused", observed="", note=err))
+                save(rows)
     return rows
 
 
@@ -1105,7 +1116,7 @@ def verify(args):
         fconf = file_config(args, path)
         for coll in args.collectives:
             for ranks in args.ranks:
-                rc, out, line = launch(args, coll, ranks, Config("default"), args.message_size,
+                rc, out, line = launch(args, coll, ranks, Config("default"), sizes_text(args, coll),
                                        os.path.join(tmp, "sizes.csv"), 1, 0)
                 if rc != 0:
                     raise TuneError("the default run failed: %s\n%s" % (line, first_error(out)))
@@ -1137,12 +1148,12 @@ def verify(args):
                 traces = {}
                 if kind == "openmpi":
                     for c in confs:
-                        traces[c.key] = trace_config(args, coll, ranks, c, args.message_size, sizes, tmp,
+                        traces[c.key] = trace_config(args, coll, ranks, c, sizes_text(args, coll), sizes, tmp,
                                                      "vt-%s-%d-%s" % (coll, ranks, safe(c.key)))
                 times = collections.defaultdict(list)
                 for r in range(args.repeats):
                     for c in (confs if r % 2 == 0 else list(reversed(confs))):
-                        got, refused, _ = run_config(args, coll, ranks, c, args.message_size, sizes, tmp,
+                        got, refused, _ = run_config(args, coll, ranks, c, sizes_text(args, coll), sizes, tmp,
                                                      "v-%s-%d-%s-%d" % (coll, ranks, safe(c.key), r))
                         for (_, _, s), us in got.items():
                             times[(c.key, s)].append(us)
@@ -1220,14 +1231,13 @@ def main(argv=None):
                 if args.build is None:
                     args.build = os.path.join(REPO, "build-mpich")
         else:
-            rows = sweep(args)
+            os.makedirs(args.out, exist_ok=True)
+            rows = sweep(args, lambda r: write_measurements(os.path.join(args.out, "measurements.csv"), r))
             mpi = args.mpi
         wanted = [r for r in rows if r["collective"] in args.collectives]
         if not wanted:
             fail_input("no measurements for %s" % ", ".join(args.collectives))
         os.makedirs(args.out, exist_ok=True)
-        if not args.measurements:
-            write_measurements(os.path.join(args.out, "measurements.csv"), rows)
         table = choose(wanted, args.threshold)
         version = wanted[0]["mpi_version"]
         with open(os.path.join(args.out, "report.txt"), "w") as f:
