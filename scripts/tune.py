@@ -444,6 +444,14 @@ def read_rows(path, args, ranks):
 
 
 def first_error(output):
+    """The most telling line of a failed run: an MPI error class if one is named."""
+    m = re.search(r"\bMPI_ERR_[A-Z_]+\b", output)
+    if m:
+        return m.group(0)
+    for marker in ("validation", "User set collective algorithm"):
+        for line in output.splitlines():
+            if marker in line:
+                return re.sub(r"^\[[^]]*\]\s*", "", line.strip())[:200]
     for line in output.splitlines():
         l = line.strip()
         if re.search(r"error|abort|assert|fail|refus|invalid|cannot", l, re.I) and l:
@@ -735,7 +743,7 @@ def choose(rows, threshold):
                 cand = (alg, value, min(v), max(v))
                 if ch.best is None or cand[2] < ch.best[2]:
                     ch.best = cand
-            elif name.startswith("mcb:") and name != "mcb:system":
+            elif name.startswith("mcb:") and not name.startswith("mcb:system"):  # system*: still the MPI's
                 cand = (name[4:], min(v), max(v))
                 if ch.mcb is None or cand[1] < ch.mcb[1]:
                     ch.mcb = cand
@@ -1015,12 +1023,17 @@ def fmt_size(b):
     return "%d B" % b
 
 
-def report(table, mpi, threshold, out):
+def report(table, mpi, threshold, out, cores=None):
+    """The console table per (collective, communicator size); `cores` (when
+    measured here) marks oversubscribed runs."""
     lines = []
     for (coll, ranks), chs in sorted(table.items()):
         lines.append("")
         lines.append("## %s, %d ranks: %s's default vs its fastest forced algorithm (kept if its slowest repeat "
                      "beats the default's fastest by > %.0f%%)" % (coll, ranks, LIBRARY_NAME[mpi], threshold * 100))
+        if cores and ranks > cores:
+            lines.append("# oversubscribed: %d ranks on %d cores; fine for the file's mechanics, the timings are "
+                         "not meaningful for speed" % (ranks, cores))
         lines.append("%10s %12s %-20s %-20s %12s %8s  %s" % ("size", "default us", "default runs", "best forced",
                                                             "best us", "speedup", "choice"))
         for ch in chs:
@@ -1246,7 +1259,7 @@ def main(argv=None):
                                                              args.threshold * 100)
             print(head)
             f.write(head + "\n")
-            text = report(table, mpi, args.threshold, sys.stdout)
+            text = report(table, mpi, args.threshold, sys.stdout, None if args.measurements else os.cpu_count())
             f.write(text)
             path = write_file(args, table, mpi, args.out)
             tail = "\n# wrote %s\n# use: %s\n" % (path, usage_line(mpi, path))
