@@ -566,6 +566,17 @@ def mpich_check_forced(args, coll, ranks, conf, sizes, tmp, tag):
 # The sweep
 
 
+def mcb_algorithms(args, coll):
+    """mcb's own algorithms (--list without the system_* ones, which are the
+    MPI's: MPICH 4.0's persistent allgather also fails validation, mpich#6423)."""
+    out = subprocess.run([binary(args, coll), "--list"], stdout=subprocess.PIPE, universal_newlines=True,
+                         env=mpi_env(args)).stdout
+    names = [n for n in re.findall(r"^  ([a-z0-9_]+)\s", out, re.M) if not n.startswith("system")]
+    if not names:
+        raise TuneError("%s --list names no algorithm" % binary(args, coll))
+    return ",".join(names)
+
+
 def probe_sizes(args, coll, ranks, tmp):
     """The sizes mcb expands -m into (one short default run)."""
     path = os.path.join(tmp, "sizes-%s-%d.csv" % (coll, ranks))
@@ -589,7 +600,7 @@ def sweep(args, save):
             algos = ompi_algorithms(args, coll) if args.mpi == "openmpi" else mpich_algorithms(args, coll)
             confs = [Config("default")] + [forced_config(args, coll, n, v) for n, v in algos]
             if args.mcb:
-                confs.append(Config("mcb", mcb_algorithm="all"))
+                confs.append(Config("mcb", algorithm="mcb", mcb_algorithm=mcb_algorithms(args, coll)))
             for ranks in args.ranks:
                 note = " (oversubscribed: %d ranks on %d cores, timings not meaningful for speed)" % (
                     ranks, cores) if ranks > cores else ""
@@ -1048,9 +1059,13 @@ def report(table, mpi, threshold, out, cores=None):
         notes = collections.OrderedDict()
         for ch in chs:
             for alg, status, note in ch.excluded:
-                notes.setdefault((alg, status, note), []).append(ch.size)
-        for (alg, status, note), sizes in notes.items():
-            lines.append("#   %s %s at %s: %s" % (alg, status, size_list(sizes), note))
+                notes.setdefault((alg, status), []).append((ch.size, note))
+        for (alg, status), found in notes.items():
+            first = found[0][1]
+            same = all(n == first for _, n in found)
+            lines.append("#   %s %s at %s: %s%s" % (alg, status, size_list([s for s, _ in found]), first,
+                                                     "" if same else " (at %s; similar at the others)"
+                                                     % fmt_size(found[0][0])))
         lines.append("#   ranges: " + "; ".join("%s-%s %s" % (fmt_size(a), fmt_size(b), c[0] if c else "default")
                                                  for a, b, c in ranges(chs)))
     advice = []
