@@ -129,8 +129,15 @@ def fail_input(message):
 # Command line
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line and exit status 2, like tune.py's own."""
+
+    def error(self, message):
+        fail_input(message)
+
+
 def parse_args(argv):
-    p = argparse.ArgumentParser(
+    p = OneLineParser(
         description="Tune the system MPI's alltoall/allgather/allreduce selection from mcb measurements: "
         "forces each of the MPI's algorithms, keeps the ones that beat its default beyond the noise, writes an "
         "Open MPI rules file or an MPICH JSON tuning file, and verifies one (--verify).")
@@ -146,8 +153,8 @@ def parse_args(argv):
                    "the spread over them is the noise)")
     p.add_argument("--threshold", type=float, default=0.05, help="a forced algorithm's slowest repetition must "
                    "beat the default's fastest by this fraction (default 0.05)")
-    p.add_argument("--mcb", action="store_true", help="also run mcb's own algorithms (--algorithm all) and advise "
-                   "where one beats the tuned MPI")
+    p.add_argument("--mcb", action="store_true", help="also run mcb's own algorithms (every one --list names but "
+                   "system*) and advise where one beats the tuned MPI")
     p.add_argument("--segment-size", type=int, default=0, help="Open MPI: coll_tuned_<coll>_algorithm_segmentsize "
                    "for the forced runs and the rules (default 0: Open MPI's)")
     p.add_argument("--out", default="tune-out", help="directory for measurements.csv, report.txt and the file "
@@ -703,6 +710,7 @@ class Choice:
         self.kept = False
         self.excluded = []  # (algorithm, status, note)
         self.default_observed = ""
+        self.same_as_default = False  # Open MPI: the trace shows the default runs the best one already
         self.mcb = None  # (label, best us, worst us)
 
     @property
@@ -721,8 +729,8 @@ def choose(rows, threshold):
     observed = {}
     for r in rows:
         key = (r["collective"], int(r["ranks"]), int(r["size_bytes"]))
-        if r["config"] == "default" and r["observed"]:
-            observed[key] = r["observed"]
+        if r["observed"]:
+            observed[key + (r["config"],)] = r["observed"]
         if r["status"] != "ok":
             excluded[key][r["algorithm"]] = (r["algorithm"], r["status"], r["note"])
             continue
@@ -744,7 +752,7 @@ def choose(rows, threshold):
             fail_input("no default measurement for %s at %d ranks, %d B" % (coll, ranks, size))
         ch.default_best, ch.default_worst = min(d), max(d)
         ch.excluded = sorted(excluded[key].values())
-        ch.default_observed = ompi_names(coll, observed.get(key, ""))
+        ch.default_observed = ompi_names(coll, observed.get(key + ("default",), ""))
         bad = set(excluded[key])
         for name, v in by_size[key]:
             if name.startswith("forced:"):
@@ -759,7 +767,9 @@ def choose(rows, threshold):
                 if ch.mcb is None or cand[1] < ch.mcb[1]:
                     ch.mcb = cand
         if ch.best is not None:
-            ch.kept = ch.best[3] * (1 + threshold) < ch.default_best
+            ran = observed.get(key + ("forced:" + ch.best[0],))
+            ch.same_as_default = bool(ran) and ran == observed.get(key + ("default",))
+            ch.kept = ch.best[3] * (1 + threshold) < ch.default_best and not ch.same_as_default
         result[(coll, ranks)].append(ch)
     return result
 
@@ -1051,7 +1061,9 @@ def report(table, mpi, threshold, out, cores=None):
             best = ch.best[0] if ch.best else "-"
             best_us = "%12.2f" % ch.best[2] if ch.best else "%12s" % "-"
             verdict = ch.best[0] if ch.kept else ("default" if ch.best else "default (nothing ran)")
-            if ch.best and not ch.kept and ch.best[2] < ch.default_best:
+            if ch.same_as_default:
+                verdict += " (runs %s already)" % ch.best[0]
+            elif ch.best and not ch.kept and ch.best[2] < ch.default_best:
                 verdict += " (within noise)"
             lines.append("%10s %12.2f %-20s %-20s %s %8.2f  %s" % (
                 fmt_size(ch.size), ch.default_best, ch.default_observed or "-", best, best_us,

@@ -89,6 +89,9 @@ def check_report(out, flavor):
 def case_crafted_openmpi():
     out, d = crafted("openmpi")
     check_report(out, "openmpi")
+    if not re.search(r"^ +32 B +10\.00 two_proc +two_proc +5\.00 +2\.00  default \(runs two_proc already\)$", out,
+                     re.M):
+        fail("allgather 32 B: two_proc is what the default runs (trace): it must not be kept")
     got = numbers(os.path.join(d, "openmpi_rules.txt"))
     want = [3,  # collectives: allgather 0, allreduce 2, alltoall 3
             0, 3, 0, 1, 0, 0, 0, 0, 2, 1, 0, 0, 0, 0, 3, 1, 0, 0, 0, 0,
@@ -170,6 +173,7 @@ def case_bad_input():
     expect_one_line(["--build", os.path.join(work, "nobuild")], "not found (build mcb first", 2)
     expect_one_line(["--build", build, "-n", "0"], "-n: process counts must be at least 1", 2)
     expect_one_line(["--build", build, "--repeats", "0"], "--repeats must be at least 1", 2)
+    expect_one_line(["--threshold", "abc"], "invalid float value: 'abc'", 2)
     if mpi == "openmpi":
         bad = os.path.join(work, "bad_rules.txt")
         with open(bad, "w") as f:
