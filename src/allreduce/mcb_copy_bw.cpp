@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "harness/cli.hpp"
+#include "harness/metadata.hpp"
 #include "harness/options.hpp"
 #include "mcb/error.hpp"
 #include "mcb/memory.hpp"
@@ -109,11 +110,15 @@ int main(int argc, char** argv) {
   app.add_option("-t,--threads", threads_text,
                  "threads at once, one per core, each with its own buffers; all: one per core")
       ->capture_default_str();
+  app.set_version_flag("--version", std::string(MCB_VERSION));
   try {
     try {
       app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {
       std::fputs(app.help().c_str(), stdout);
+      return 0;
+    } catch (const CLI::CallForVersion&) {
+      std::fputs(mcb::bench::version_text("mcb_copy_bw").c_str(), stdout);
       return 0;
     } catch (const CLI::ParseError& e) {
       throw mcb::Error(std::string(e.what()) + " (see --help)");

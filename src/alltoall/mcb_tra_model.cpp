@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 #include "harness/cli.hpp"
+#include "harness/metadata.hpp"
 
 #include "harness/options.hpp"
 #include "mcb/error.hpp"
@@ -187,6 +188,7 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   app.add_option("--csv", m.csv, "write one row per configuration and size to this file");
+  app.set_version_flag("--version", std::string(MCB_VERSION));
   try {
     app.parse(argc, argv);
     m.ranks = mcb::bench::parse_int_list("--ranks", ranks);
@@ -199,6 +201,9 @@ int main(int argc, char** argv) {
     if (m.ranks_per_node > 0 && !m.radices.empty())
       throw Error("--radix models tra; with --ranks-per-node use --radix-intra and --radix-inter");
     return run(m);
+  } catch (const CLI::CallForVersion&) {
+    std::fputs(mcb::bench::version_text("mcb_tra_model").c_str(), stdout);
+    return 0;
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return (app.exit)(e);  // parenthesized: smpicxx defines exit(x) as a macro
     std::fprintf(stderr, "mcb_tra_model: error: %s\n", e.what());

@@ -141,6 +141,17 @@ const Memory& memory_for(MemKind kind) {
   throw Error("unknown memory kind");
 }
 
+std::vector<std::string> compiled_backends() {
+  std::vector<std::string> kinds{"host"};
+#if MCB_HAVE_CUDA
+  kinds.push_back("cuda");
+#endif
+#if MCB_HAVE_HIP
+  kinds.push_back("hip");
+#endif
+  return kinds;
+}
+
 Buffer::Buffer(const Memory& mem, std::size_t bytes)
     : ptr_(mem.allocate(bytes), [m = &mem](void* p) { m->release(p); }), bytes_(bytes) {}
 

@@ -1,5 +1,9 @@
 // Regions of a node from hwloc (NUMA node, package, L3) or a fixed size.
+// Built without hwloc (-DMCB_WITH_HWLOC=OFF), the hwloc levels are refused
+// when parsed.
+#ifdef MCB_HAVE_HWLOC
 #include <hwloc.h>
+#endif
 
 #include <map>
 
@@ -31,7 +35,17 @@ RegionSpec RegionSpec::parse(const std::string& text) {
   } else {
     throw Error("--region " + text + ": expected none, numa, package, l3 or size:K");
   }
+  if (!have_hwloc() && s.kind != Kind::none && s.kind != Kind::size)
+    throw Error("--region " + text + ": this mcb was built without hwloc (-DMCB_WITH_HWLOC=OFF); use none or size:K");
   return s;
+}
+
+bool have_hwloc() {
+#ifdef MCB_HAVE_HWLOC
+  return true;
+#else
+  return false;
+#endif
 }
 
 std::string RegionSpec::str() const {
@@ -50,6 +64,7 @@ std::string RegionSpec::str() const {
   return "?";
 }
 
+#ifdef MCB_HAVE_HWLOC
 namespace {
 
 class Topology {
@@ -79,6 +94,7 @@ hwloc_obj_type_t level_type(RegionSpec::Kind kind) {
 }
 
 }  // namespace
+#endif
 
 std::vector<int> region_map(const RegionSpec& spec, int local_ranks) {
   std::vector<int> regions(local_ranks, 0);
@@ -87,6 +103,9 @@ std::vector<int> region_map(const RegionSpec& spec, int local_ranks) {
     for (int i = 0; i < local_ranks; ++i) regions[i] = i / spec.size;
     return regions;
   }
+#ifndef MCB_HAVE_HWLOC
+  throw Error("--region " + spec.str() + ": this mcb was built without hwloc (-DMCB_WITH_HWLOC=OFF)");
+#else
   Topology topo;
   hwloc_obj_type_t core_type = HWLOC_OBJ_CORE;
   int ncores = hwloc_get_nbobjs_by_type(topo.get(), core_type);
@@ -113,6 +132,7 @@ std::vector<int> region_map(const RegionSpec& spec, int local_ranks) {
     regions[i] = it->second;
   }
   return regions;
+#endif
 }
 
 }  // namespace mcb

@@ -2,7 +2,9 @@
 // metadata). Rank 0 writes it; every rank sends its host and CPU binding.
 #include "harness/metadata.hpp"
 
+#ifdef MCB_HAVE_HWLOC
 #include <hwloc.h>
+#endif
 #include <sched.h>
 #include <unistd.h>
 
@@ -12,6 +14,7 @@
 #include <sstream>
 
 #include "harness/report.hpp"
+#include "mcb/memory.hpp"
 
 extern char** environ;
 
@@ -43,6 +46,9 @@ std::string quote(const std::string& s) { return json_string(s); }
 // Rank 0's node from hwloc: CPU model, counts, and the first cache of each
 // level (bytes).
 std::string hardware_json() {
+#ifndef MCB_HAVE_HWLOC
+  return "null";  // built without hwloc (-DMCB_WITH_HWLOC=OFF)
+#else
   hwloc_topology_t topo;
   if (hwloc_topology_init(&topo) != 0) return "null";
   if (hwloc_topology_load(topo) != 0) {
@@ -70,6 +76,7 @@ std::string hardware_json() {
   o << "}}";
   hwloc_topology_destroy(topo);
   return o.str();
+#endif
 }
 
 // What Open MPI's launcher sets per launch or per rank (job ids, URIs,
@@ -126,6 +133,27 @@ const std::vector<std::string>& recorded_env_prefixes() {
 }
 
 std::string metadata_path(const std::string& output) { return output + ".meta.json"; }
+
+std::string version_text(const std::string& binary) {
+  char library[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int len = 0;
+  MPI_Get_library_version(library, &len);  // allowed before MPI_Init
+  std::string mpi(library);                // up to the first NUL: len may count one
+  mpi = mpi.substr(0, mpi.find('\n'));
+  std::string backends;
+  for (const auto& b : compiled_backends()) backends += (backends.empty() ? "" : ", ") + b;
+  std::ostringstream o;
+  o << binary << " (mcb " << MCB_VERSION << ")\n"
+    << "commit: " << MCB_GIT_COMMIT << "\n"
+    << "MPI: " << mpi << "\n"
+    << "memory backends: " << backends << "\n"
+    << "hwloc: " << (have_hwloc() ? "yes" : "no (--region none or size:K only)") << "\n"
+#ifdef MCB_SIMULATE
+    << "simulation: SimGrid SMPI\n"
+#endif
+    << "compiler: " << MCB_COMPILER << ", " << MCB_BUILD_TYPE << "\n";
+  return o.str();
+}
 
 std::string run_metadata(const std::string& binary, const std::vector<std::string>& command_line,
                          const std::string& mpi_library_string, const std::string& start_time, const std::string& mem,

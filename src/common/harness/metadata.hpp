@@ -28,4 +28,8 @@ std::string run_metadata(const std::string& binary, const std::vector<std::strin
 /// The sidecar path of an output file: FILE.meta.json.
 std::string metadata_path(const std::string& output);
 
+/// What --version prints: mcb's version and git commit (at configure time),
+/// the MPI library string, the compiled memory backends, hwloc, the compiler.
+std::string version_text(const std::string& binary);
+
 }  // namespace mcb::bench

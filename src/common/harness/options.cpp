@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 #include "harness/cli.hpp"
+#include "harness/metadata.hpp"
 
 #include "mcb/error.hpp"
 
@@ -271,7 +272,7 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
     return result;
   } catch (const CLI::CallForVersion&) {
     result.exit_code = 0;
-    result.output = binary + " " MCB_VERSION "\n";
+    result.output = version_text(binary);
     return result;
   } catch (const CLI::ParseError& e) {
     throw Error(std::string(e.what()) + " (see --help)");

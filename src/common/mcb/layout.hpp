@@ -35,6 +35,10 @@ struct RegionSpec {
 /// topology lacks the level.
 std::vector<int> region_map(const RegionSpec& spec, int local_ranks);
 
+/// Whether this build reads node topologies with hwloc (-DMCB_WITH_HWLOC);
+/// without it RegionSpec::parse refuses numa, package and l3.
+bool have_hwloc();
+
 struct LayoutOptions {
   int ranks_per_node = 0;  // 0: nodes from MPI_COMM_TYPE_SHARED
   /// >= 0 (and ranks_per_node 0): this rank's node is named by a color, and

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace mcb {
 
@@ -51,6 +52,10 @@ const Memory& host_memory();
 void share_host_buffers(std::size_t min_bytes);
 /// The backend of `kind`; throws Error when this build or machine lacks it.
 const Memory& memory_for(MemKind kind);
+
+/// The memory kinds this build has a backend for ("host", then "cuda" and
+/// "hip" where compiled in), whether or not a device is present.
+std::vector<std::string> compiled_backends();
 
 /// A buffer owned through its backend.
 class Buffer {
