@@ -3,7 +3,7 @@
 #   scripts/local-run.sh -n RANKS BINARY [ARGS...]
 # MCB_MPI=openmpi (default) uses mpirun with --oversubscribe --bind-to none
 # (and the run-as-root variables when root); MCB_MPI=mpich uses mpiexec.mpich.
-# On a cluster use srun or your site's mpirun instead (README: Running).
+# On a cluster use srun or your site's mpirun instead (docs/running.md).
 set -euo pipefail
 [[ ${1:-} == -n && $# -ge 3 ]] || { echo "usage: $0 -n RANKS BINARY [ARGS...]" >&2; exit 2; }
 ranks=$2

@@ -13,7 +13,7 @@ Simulated times are deterministic: SMPI replays every message over the
 platform's links (latency, bandwidth, sharing of a link by concurrent
 messages), and local work is not timed (smpi/simulate-computation:no), so
 packing, copies and reductions cost nothing. Simulated microseconds are a
-model's, not a machine's: see the README's "Simulation" section.
+model's, not a machine's: see docs/simulation.md.
 
 As a launcher (--launch, for the figure scripts: MCB_LAUNCHER=sim:PLATFORM),
 it runs the command once on --nodes N hosts as given, its own --csv included,
@@ -22,7 +22,7 @@ with the output streamed, and exits with the command's status:
   scripts/simulate.py --platform manycore-32x112 --nodes 4 --ranks-per-node 8 --launch \\
       -- build-sim/src/mcb_alltoall -m 4 --csv out.csv
 
-Speed (the README's "Simulation at the papers' scale" has the measurements):
+Speed (docs/simulation.md, "Speed at thousands of ranks", has the measurements):
 unless --smpi-defaults, every run gets the settings of SPEED_SETTINGS below,
 which make thousands of simulated ranks affordable on one core. Each run's
 output is streamed as it comes, with its wall time at the end; a run fails
@@ -49,8 +49,8 @@ import xml.etree.ElementTree as ET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# SimGrid 3.32 settings for speed at scale, each measured (README, "Simulation
-# at the papers' scale"); --smpi-defaults leaves SMPI's own.
+# SimGrid 3.32 settings for speed at scale, each measured (docs/simulation.md,
+# "Speed at thousands of ranks"); --smpi-defaults leaves SMPI's own.
 SPEED_SETTINGS = [
     # Small sends rendezvous like large ones: SMPI keeps detached (eager)
     # sends in one global list and removes each by a linear scan, so

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Checks mcb's CSV and JSON Lines output against the schema table in the
-README ("## Output schema": one row per column, the name in backticks, then
-its type). Both files must have exactly those columns in that order, load into
-pandas without post-processing, and hold a total row for every (algorithm,
-size) plus one row per phase.
+"""Checks mcb's CSV and JSON Lines output against the schema table in
+docs/schema.md (under "# Output schema": one row per column, the name in
+backticks, then its type). Both files must have exactly those columns in
+that order, load into pandas without post-processing, and hold a total row
+for every (algorithm, size) plus one row per phase.
 
-  check_schema.py README.md out.csv out.json
+  check_schema.py docs/schema.md out.csv out.json
 """
 import json
 import re
@@ -14,28 +14,31 @@ import sys
 import pandas as pd
 
 
-def readme_schema(path):
+def doc_schema(path):
     text = open(path, encoding="utf-8").read()
-    section = text.split("## Output schema", 1)[1].split("\n## ", 1)[0]
+    heading = re.search(r"^#{1,2} Output schema[ \t]*$", text, re.M)
+    if not heading:
+        sys.exit(f"no '# Output schema' heading in {path}")
+    section = text[heading.end():].split("\n## ", 1)[0]
     cols = re.findall(r"^\| `([a-z0-9_]+)` \| (string|integer|float|timestamp) \|", section, re.M)
     if not cols:
-        sys.exit("no schema table found in the README")
+        sys.exit(f"no schema table found in {path}")
     return cols
 
 
-def main(readme, csv_path, json_path):
-    schema = readme_schema(readme)
+def main(doc, csv_path, json_path):
+    schema = doc_schema(doc)
     names = [n for n, _ in schema]
     failures = []
 
     header = open(csv_path, encoding="utf-8").readline().strip().split(",")
     if header != names:
-        failures.append(f"CSV header {header} != README schema {names}")
+        failures.append(f"CSV header {header} != docs/schema.md {names}")
     with open(json_path, encoding="utf-8") as f:
         for i, line in enumerate(f):
             keys = list(json.loads(line).keys())
             if keys != names:
-                failures.append(f"JSON line {i + 1} keys {keys} != README schema")
+                failures.append(f"JSON line {i + 1} keys {keys} != docs/schema.md")
                 break
 
     for frame, label in ((pd.read_csv(csv_path), "CSV"), (pd.read_json(json_path, lines=True), "JSON")):
@@ -45,7 +48,7 @@ def main(readme, csv_path, json_path):
                   "float": pd.api.types.is_float_dtype(dtype),
                   "timestamp": dtype == object or pd.api.types.is_datetime64_any_dtype(dtype)}[kind]
             if not ok:
-                failures.append(f"{label} column {name} has dtype {dtype}, README says {kind}")
+                failures.append(f"{label} column {name} has dtype {dtype}, docs/schema.md says {kind}")
         if frame.isna().any().any():
             failures.append(f"{label} has empty cells: {frame.columns[frame.isna().any()].tolist()}")
         totals = frame[frame.phase == "total"]

@@ -56,7 +56,7 @@ struct CollectiveSpec {
   bool bandwidth = false;
   /// nccl-tests' bus bandwidth factor on p ranks: busbw = algbw x factor,
   /// algbw = the larger of one rank's send and receive buffers / time
-  /// (README, Bandwidth). nullptr: 1 (reduce, bcast, pingpong).
+  /// (docs/timing.md, Bandwidth). nullptr: 1 (reduce, bcast, pingpong).
   double (*bus_factor)(int p) = nullptr;
   /// Offers --buffers registered|mixed (the shared-memory allreduce, reduce
   /// and bcast, which read registered buffers in place).

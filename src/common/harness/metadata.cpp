@@ -1,4 +1,4 @@
-// The run's metadata record (see metadata.hpp; the fields in README, Run
+// The run's metadata record (see metadata.hpp; the fields in docs/running.md, Run
 // metadata). Rank 0 writes it; every rank sends its host and CPU binding.
 #include "harness/metadata.hpp"
 

@@ -1,5 +1,5 @@
 // The environment of a run, recorded once per run beside its CSV and JSON
-// (FILE.meta.json, README: Run metadata): the command line, mcb's version,
+// (FILE.meta.json, docs/running.md: Run metadata): the command line, mcb's version,
 // git commit, compiler and flags, the MPI library string, the MPI-related
 // environment variables, where every rank ran (host and CPU binding, from
 // hwloc), the CPU model, cores, NUMA domains and caches of rank 0's node,

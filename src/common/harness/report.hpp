@@ -13,7 +13,7 @@
 
 namespace mcb::bench {
 
-/// The columns of every CSV/JSON row, in order (README: "Output schema").
+/// The columns of every CSV/JSON row, in order (docs/schema.md).
 const std::vector<std::string>& schema_columns();
 constexpr int kSchemaVersion = 1;
 
