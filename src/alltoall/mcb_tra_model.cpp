@@ -10,9 +10,9 @@
 #include <fstream>
 #include <string>
 #include <vector>
+
 #include "harness/cli.hpp"
 #include "harness/metadata.hpp"
-
 #include "harness/options.hpp"
 #include "mcb/error.hpp"
 #include "mcb/tra_model.hpp"
