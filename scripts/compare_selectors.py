@@ -55,9 +55,10 @@ import subprocess
 import sys
 import tempfile
 
+from mpi_tools import LIBRARY_NAME, OMPI_INVALID_ENUM, allow_root, shell_line, tool_beside
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARGET_RATIO = 1.10
-OMPI_INVALID_ENUM = "An invalid value was supplied for an enum variable"
 # Open MPI sometimes loses the help message above and prints only this.
 OMPI_LOST_HELP = "show_help.c"
 
@@ -68,7 +69,6 @@ PAIRS = {
     "openmpi": [("pairwise", "pairwise", "2"), ("bruck", "modified_bruck", "3"), ("nonblocking", "linear", "1")],
     "mpich": [("pairwise", "pairwise", "pairwise"), ("bruck", "brucks", "brucks"), ("nonblocking", "nb", "nb")],
 }
-LIBRARY_NAME = {"openmpi": "Open MPI", "mpich": "MPICH"}
 DEFAULT_BINARY = {"openmpi": "build/src/mcb_alltoall", "mpich": "build-mpich/src/mcb_alltoall"}
 DEFAULT_LAUNCHERS = {"openmpi": ["mpirun.openmpi", "mpirun"], "mpich": ["mpiexec.mpich", "mpirun.mpich"]}
 
@@ -146,15 +146,7 @@ def base_env(mpi):
     for k in ("MPIR_CVAR_DEVICE_COLLECTIVES", "MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM", "MPIR_CVAR_COLLECTIVE_FALLBACK",
               "OMPI_MCA_coll_tuned_use_dynamic_rules", "OMPI_MCA_coll_tuned_alltoall_algorithm"):
         env.pop(k, None)
-    if mpi == "openmpi" and hasattr(os, "geteuid") and os.geteuid() == 0:
-        env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
-        env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
-    return env
-
-
-def shell_line(cmd, env_extra):
-    words = ["%s=%s" % kv for kv in sorted(env_extra.items())] + list(cmd)
-    return " ".join(w if w and all(c.isalnum() or c in "-_=.,:/+" for c in w) else "'%s'" % w for w in words)
+    return allow_root(env, mpi)
 
 
 # ----------------------------------------------------------------------------
@@ -214,8 +206,7 @@ def parse_csv(path, args, label, algorithms):
 def check_openmpi_forcing(args):
     """Asks ompi_info whether each forced coll_tuned_alltoall_algorithm value is
     accepted: mpirun may swallow the invalid-value message and run the default."""
-    here = os.path.join(os.path.dirname(os.path.realpath(shutil.which(args.launcher) or args.launcher)), "ompi_info")
-    ompi_info = here if os.access(here, os.X_OK) else shutil.which("ompi_info")
+    ompi_info = tool_beside(args.launcher, "ompi_info")
     if ompi_info is None:
         print("warning: ompi_info not found; relying on mpirun's stderr to catch invalid forced values",
               file=sys.stderr)

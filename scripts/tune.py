@@ -54,9 +54,10 @@ import subprocess
 import sys
 import tempfile
 
+from mpi_tools import LIBRARY_NAME, OMPI_INVALID_ENUM, allow_root, shell_line, tool_beside
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COLLECTIVES = ("alltoall", "allgather", "allreduce")
-LIBRARY_NAME = {"openmpi": "Open MPI", "mpich": "MPICH"}
 DEFAULT_LAUNCHERS = {"openmpi": ["mpirun.openmpi", "mpirun"], "mpich": ["mpiexec.mpich", "mpiexec"]}
 MEASUREMENT_FIELDS = ["mpi", "mpi_version", "collective", "ranks", "config", "algorithm", "value", "size_bytes",
                       "repeat", "median_us", "status", "observed", "note"]
@@ -77,7 +78,6 @@ OMPI_FUNCTIONS = {
                   "segmented_ring": "allreduce_intra_ring_segmented",
                   "rabenseifner": "allreduce_intra_redscat_allgather"},
 }
-OMPI_INVALID_ENUM = "An invalid value was supplied for an enum variable"
 TRACE_LIBRARY = "src/tune/libmcb_ompi_coll_trace.so"
 
 
@@ -187,6 +187,14 @@ def parse_args(argv):
         fail_input("-n: process counts must be at least 1")
     if args.repeats < 1:
         fail_input("--repeats must be at least 1")
+    if args.iterations is not None and args.iterations < 1:
+        fail_input("-i must be at least 1")
+    if args.warmup is not None and args.warmup < 0:
+        fail_input("-x must be at least 0")
+    if args.segment_size < 0:
+        fail_input("--segment-size must be at least 0")
+    if args.timeout <= 0:
+        fail_input("--timeout must be positive")
     if not 0 <= args.threshold < 10:
         fail_input("--threshold must be in [0, 10)")
     if args.measurements and args.verify:
@@ -251,8 +259,7 @@ def mpich_library(path):
 
 
 def ompi_info_path(args):
-    here = os.path.join(os.path.dirname(os.path.realpath(shutil.which(args.launcher) or args.launcher)), "ompi_info")
-    return here if os.access(here, os.X_OK) else shutil.which("ompi_info")
+    return tool_beside(args.launcher, "ompi_info")
 
 
 def ompi_algorithms(args, coll):
@@ -278,8 +285,7 @@ def ompi_version(args):
 
 def mpich_algorithms(args, coll):
     """[(name, name)] of MPIR_CVAR_<COLL>_INTRA_ALGORITHM from mpivars, 'auto' left out."""
-    tool = os.path.join(os.path.dirname(os.path.realpath(shutil.which(args.launcher) or args.launcher)), "mpivars")
-    tool = tool if os.access(tool, os.X_OK) else shutil.which("mpivars")
+    tool = tool_beside(args.launcher, "mpivars")
     if tool is None:
         raise TuneError("mpivars not found beside %s or on PATH" % args.launcher)
     out = subprocess.run([tool], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True,
@@ -340,9 +346,7 @@ def mpi_env(args, extra=None):
     for k in list(env):
         if k.startswith("MPIR_CVAR_") or k.startswith("OMPI_MCA_coll"):
             del env[k]  # forcing comes only from the configuration
-    if args.mpi == "openmpi" and hasattr(os, "geteuid") and os.geteuid() == 0:
-        env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
-        env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+    allow_root(env, args.mpi)
     env.update(extra or {})
     return env
 
@@ -381,11 +385,6 @@ def usage_line(mpi, path):
                 % os.path.abspath(path))
     return ("MPIR_CVAR_DEVICE_COLLECTIVES=none MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=%s mpiexec ..."
             % os.path.abspath(path))
-
-
-def shell_line(cmd, env):
-    words = ["%s=%s" % kv for kv in sorted(env.items())] + list(cmd)
-    return " ".join(w if w and all(c.isalnum() or c in "-_=.,:/+" for c in w) else "'%s'" % w for w in words)
 
 
 def launch(args, coll, ranks, conf, sizes, csv_path, iterations=None, warmup=None, trace=None):
@@ -1156,12 +1155,7 @@ def verify(args):
         fconf = file_config(args, path)
         for coll in args.collectives:
             for ranks in args.ranks:
-                rc, out, line = launch(args, coll, ranks, Config("default"), sizes_text(args, coll),
-                                       os.path.join(tmp, "sizes.csv"), 1, 0)
-                if rc != 0:
-                    raise TuneError("the default run failed: %s\n%s" % (line, first_error(out)))
-                got, _ = read_rows(os.path.join(tmp, "sizes.csv"), args, ranks)
-                sizes = sorted({s for (_, _, s) in got})
+                sizes = probe_sizes(args, coll, ranks, tmp)
                 dtype = 4 if coll == "allreduce" else 1
                 expected = {}
                 for s in sizes:

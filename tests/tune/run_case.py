@@ -174,6 +174,10 @@ def case_bad_input():
     expect_one_line(["--build", build, "-n", "0"], "-n: process counts must be at least 1", 2)
     expect_one_line(["--build", build, "--repeats", "0"], "--repeats must be at least 1", 2)
     expect_one_line(["--threshold", "abc"], "invalid float value: 'abc'", 2)
+    expect_one_line(["--build", build, "-i", "0"], "-i must be at least 1", 2)
+    expect_one_line(["--build", build, "-x", "-1"], "-x must be at least 0", 2)
+    expect_one_line(["--build", build, "--segment-size", "-4"], "--segment-size must be at least 0", 2)
+    expect_one_line(["--build", build, "--timeout", "0"], "--timeout must be positive", 2)
     if mpi == "openmpi":
         bad = os.path.join(work, "bad_rules.txt")
         with open(bad, "w") as f:
