@@ -264,5 +264,65 @@ TEST(RowWriter, UnwritablePathThrowsError) {
   EXPECT_THROW(RowWriter("", "/nonexistent/dir/x.json"), Error);
 }
 
+// The console table of a plan whose parameters and phases change between
+// sizes (copy=auto deciding per setup): the table says so before the row,
+// and every row has as many phase columns as the header above it.
+TEST(ConsoleTable, FollowsAPlanThatChangesBetweenSizes) {
+  TempDir dir;
+  const std::string path = dir.file("table.txt");
+  std::FILE* out = std::fopen(path.c_str(), "w");
+  ASSERT_NE(out, nullptr);
+  Stats total, phase;
+  total.rank_avg = 10;
+  phase.rank_avg = 2.5;
+  const std::vector<std::string> three = {"copy_in", "reduce_scatter", "allgather"},
+                                 four = {"copy_in", "reduce_scatter", "allgather", "complete"};
+  ConsoleTable table(out, false, true, "copy=copy-in", three);
+  table.header();
+  table.row(4, total, {phase, phase, phase}, "pass");
+  EXPECT_FALSE(table.follow("copy=copy-in", three));  // unchanged: nothing printed
+  table.row(8, total, {phase, phase, phase}, "pass");
+  EXPECT_TRUE(table.follow("copy=cma", four));
+  table.row(16, total, {phase, phase, phase, phase}, "pass");
+  EXPECT_TRUE(table.follow("copy=copy-in", three));
+  table.row(32, total, {phase, phase, phase}, "pass");
+  std::fclose(out);
+
+  const std::vector<std::string> lines = read_lines(path);
+  ASSERT_EQ(lines.size(), 9u);
+  EXPECT_EQ(lines[0].rfind("# Size", 0), 0u);
+  EXPECT_EQ(lines[1].rfind("4 ", 0), 0u);
+  EXPECT_EQ(lines[2].rfind("8 ", 0), 0u);
+  EXPECT_EQ(lines[3], "# parameters: copy=cma");
+  EXPECT_NE(lines[4].find("complete(us)"), std::string::npos);
+  EXPECT_EQ(lines[5].rfind("16 ", 0), 0u);
+  EXPECT_EQ(lines[6], "# parameters: copy=copy-in");
+  EXPECT_EQ(lines[7].rfind("# Size", 0), 0u);
+  EXPECT_EQ(lines[8].rfind("32 ", 0), 0u);
+  // Every row is as wide as the header it follows, and no wider.
+  EXPECT_EQ(lines[1].size(), lines[0].size());
+  EXPECT_EQ(lines[5].size(), lines[4].size());
+  EXPECT_GT(lines[4].size(), lines[0].size());
+}
+
+// A row given fewer or more phase values than the header has columns keeps
+// the header's columns (a missing value prints as 0).
+TEST(ConsoleTable, RowKeepsTheHeadersColumns) {
+  TempDir dir;
+  const std::string path = dir.file("table.txt");
+  std::FILE* out = std::fopen(path.c_str(), "w");
+  ASSERT_NE(out, nullptr);
+  Stats total, phase;
+  ConsoleTable table(out, false, false, "none", {"a", "b"});
+  table.header();
+  table.row(1, total, {phase}, "off");
+  table.row(2, total, {phase, phase, phase}, "off");
+  std::fclose(out);
+  const std::vector<std::string> lines = read_lines(path);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[1].size(), lines[0].size());
+  EXPECT_EQ(lines[2].size(), lines[0].size());
+}
+
 }  // namespace
 }  // namespace mcb::bench

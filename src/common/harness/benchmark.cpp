@@ -319,10 +319,12 @@ class Runner {
           header_printed_ = true;
           breakdown_->columns(plan_phase_names(plan));
         } else {
-          table = std::make_unique<ConsoleTable>(stdout, opt_.full, opt_.validate, plan_phase_names(plan),
-                                                 spec_.bandwidth, traffic_ > 0);
+          table = std::make_unique<ConsoleTable>(stdout, opt_.full, opt_.validate, params_text(plan),
+                                                 plan_phase_names(plan), spec_.bandwidth, traffic_ > 0);
           print_header(algorithm, plan, table.get(), mode);
         }
+      } else if (table && table->follow(params_text(plan), plan_phase_names(plan))) {
+        for (const auto& note : plan.notes()) spdlog::info("{}", note);  // why this size's plan decided otherwise
       }
       std::string validation = "off";
       if (opt_.validate) {
@@ -338,6 +340,12 @@ class Runner {
   }
 
  private:
+  // The plan's parameters as the header and the rows print them.
+  static std::string params_text(const Plan& plan) {
+    const std::string p = plan.params_string();
+    return p.empty() ? "none" : p;
+  }
+
   static std::vector<std::string> plan_phase_names(const Plan& plan) {
     std::vector<std::string> names;
     for (const auto& n : plan.phase_names())
@@ -515,10 +523,10 @@ class Runner {
   // The run's description; for the breakdown (table == nullptr) once, with
   // what varies between rows left to the rows.
   void print_header(const Algorithm& algorithm, const Plan& plan, const ConsoleTable* table, PhaseMode mode) const {
-    const std::string params = plan.params_string();
+    const std::string params = params_text(plan);
     std::printf("# %s (mcb %s): %s, algorithm %s%s\n", spec_.binary.c_str(), MCB_VERSION, spec_.collective.c_str(),
                 algorithm.name.c_str(), table ? "" : ", time per phase");
-    if (table) std::printf("# parameters: %s\n", params.empty() ? "none" : params.c_str());
+    if (table) std::printf("# parameters: %s\n", params.c_str());
     std::printf("# MPI: %s %s\n", id_.mpi_library.c_str(), id_.mpi_version.c_str());
     if (id_.platform != "none")
       std::printf("# simulated platform: %s (times are the model's, not a machine's)\n", id_.platform.c_str());
@@ -569,7 +577,7 @@ class Runner {
   void report(const Algorithm& algorithm, const Plan& plan, PhaseMode mode, std::size_t size, std::size_t count,
               int iterations, int warmup, const Measurement& m, const std::string& validation, double setup_us,
               const ConsoleTable* table) {
-    const std::string params = plan.params_string().empty() ? std::string("none") : plan.params_string();
+    const std::string params = params_text(plan);
     // nccl-tests' bandwidths: one rank's buffer (the larger of send and
     // receive) over the slowest rank's mean time (OSU's Max Latency), and
     // that times the collective's bus factor; in GB/s (1e9 B/s).

@@ -132,11 +132,12 @@ void RowWriter::write(const Row& row) {
   if (json_.is_open()) json_ << json_line(row) << '\n' << std::flush;
 }
 
-ConsoleTable::ConsoleTable(std::FILE* out, bool full, bool validate, std::vector<std::string> phases, bool bandwidth,
-                           bool traffic)
+ConsoleTable::ConsoleTable(std::FILE* out, bool full, bool validate, std::string params,
+                           std::vector<std::string> phases, bool bandwidth, bool traffic)
     : out_(out),
       full_(full),
       validate_(validate),
+      params_(std::move(params)),
       phases_(std::move(phases)),
       bandwidth_(bandwidth),
       traffic_(full && traffic) {}
@@ -159,6 +160,16 @@ void ConsoleTable::header() const {
   std::fflush(out_);
 }
 
+bool ConsoleTable::follow(const std::string& params, const std::vector<std::string>& phases) {
+  const bool changed = params != params_, columns = phases != phases_;
+  if (changed) std::fprintf(out_, "# parameters: %s\n", params.c_str());
+  params_ = params;
+  phases_ = phases;
+  if (columns) header();
+  std::fflush(out_);
+  return changed;
+}
+
 void ConsoleTable::row(std::size_t size, const Stats& total, const std::vector<Stats>& phases,
                        const std::string& validation, double setup_us, double algbw, double busbw, double traffic,
                        double mem_gbps) const {
@@ -171,8 +182,8 @@ void ConsoleTable::row(std::size_t size, const Stats& total, const std::vector<S
   if (traffic_) std::fprintf(out_, "%14.0f%14.3f", traffic, mem_gbps);
   if (validate_) std::fprintf(out_, "%12s", validation.c_str());
   if (phases_.size() > 1)
-    for (std::size_t i = 0; i < phases.size(); ++i)
-      std::fprintf(out_, "%*.2f", phase_width(phases_[i]), phases[i].rank_avg);
+    for (std::size_t i = 0; i < phases_.size(); ++i)  // follow() made the header's phases the plan's
+      std::fprintf(out_, "%*.2f", phase_width(phases_[i]), i < phases.size() ? phases[i].rank_avg : 0.0);
   std::fprintf(out_, "\n");
   std::fflush(out_);
 }

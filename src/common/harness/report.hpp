@@ -57,10 +57,16 @@ class ConsoleTable {
   /// with -f, Traffic(B) and MemBW(GB/s) columns (the schedule's memory
   /// traffic per rank, and the node's ranks' traffic over the slowest
   /// rank's mean time).
-  ConsoleTable(std::FILE* out, bool full, bool validate, std::vector<std::string> phases, bool bandwidth = false,
-               bool traffic = false);
+  ConsoleTable(std::FILE* out, bool full, bool validate, std::string params, std::vector<std::string> phases,
+               bool bandwidth = false, bool traffic = false);
   void header() const;
-  /// total: the whole operation; phases: one Stats per phase name given at construction.
+  /// The parameters and phase names of the next row's plan. A plan may decide
+  /// per size (`copy=auto` measures at every setup, a blocking plan in its
+  /// first call): where they differ from the last printed, a "# parameters:"
+  /// line and the column header again, so that every column means what its
+  /// header says. True when the parameters changed.
+  bool follow(const std::string& params, const std::vector<std::string>& phases);
+  /// total: the whole operation; phases: one Stats per phase name of the last header.
   /// setup_us: the plan's setup; algbw, busbw: nccl-tests' bandwidths in
   /// GB/s (all three shown with -f).
   void row(std::size_t size, const Stats& total, const std::vector<Stats>& phases, const std::string& validation,
@@ -70,6 +76,7 @@ class ConsoleTable {
   static int phase_width(const std::string& phase);
   std::FILE* out_;
   bool full_, validate_;
+  std::string params_;
   std::vector<std::string> phases_;
   bool bandwidth_, traffic_;
 };
