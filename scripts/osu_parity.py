@@ -61,9 +61,7 @@ def launcher(args):
 
 def run(cmd):
     # No stdin for the launcher: MPICH's mpiexec forwards its stdin to rank 0,
-    # which (OSU, or the tests' stand-in) never reads it. Once in CI mpiexec
-    # died of SIGPIPE (exit -13) under the stand-in; this pipe is the likeliest
-    # one, not a proven cause (not reproduced in 20 runs).
+    # which OSU never reads.
     proc = subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
     if proc.returncode != 0:
         die(f"{' '.join(cmd)} failed (exit {proc.returncode}):\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")

@@ -12,8 +12,11 @@ endforeach()
 
 # scripts/osu_parity.py (mcb against OSU) with a stand-in OSU: every size in
 # the table, the verdict, bad input refused (tests/osu_parity/check.sh).
+add_executable(mcb_osu_standin osu_parity/osu_standin.c)
+target_link_libraries(mcb_osu_standin PRIVATE MPI::MPI_C)
 add_test(NAME osu_parity_standin
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/osu_parity/check.sh ${MCB_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}
-                 ${PROJECT_BINARY_DIR} ${MCB_MPI_FLAVOR} ${CMAKE_CURRENT_BINARY_DIR}/osu_parity)
+                 ${PROJECT_BINARY_DIR} ${MCB_MPI_FLAVOR} ${CMAKE_CURRENT_BINARY_DIR}/osu_parity
+                 $<TARGET_FILE:mcb_osu_standin>)
 set_tests_properties(osu_parity_standin PROPERTIES LABELS "scripts;mpi" TIMEOUT 180
                      PASS_REGULAR_EXPRESSION "osu_parity check: 0 failures")
