@@ -1123,6 +1123,11 @@ def write_file(args, table, mpi, out_dir):
 # --verify
 
 
+def command_line():
+    """The line that produced a report or a verification, for its first lines."""
+    return "# command: %s" % shell_line([os.path.relpath(sys.argv[0])] + sys.argv[1:], {})
+
+
 def verify(args):
     path = args.verify
     if not os.path.isfile(path):
@@ -1147,6 +1152,7 @@ def verify(args):
             raise TuneError("%s: MPICH would assert: %s" % (path, problems[0]))
         known = {c: dict(mpich_algorithms(args, c)) for c in args.collectives}
         base, _ = mpich_base_tree(args)
+    print(command_line())
     failures = []
     cores = os.cpu_count() or 1
     with tempfile.TemporaryDirectory(prefix="mcb-verify-") as tmp:
@@ -1279,7 +1285,7 @@ def main(argv=None):
                                                              ", ".join(sorted({c for c, _ in table})),
                                                              args.threshold * 100)
             print(head)
-            f.write(head + "\n")
+            f.write(head + "\n" + command_line() + "\n")
             text = report(table, mpi, args.threshold, sys.stdout, None if args.measurements else os.cpu_count())
             f.write(text)
             path = write_file(args, table, mpi, args.out)
