@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -267,28 +268,34 @@ TEST(RowWriter, UnwritablePathThrowsError) {
 // The console table of a plan whose parameters and phases change between
 // sizes (copy=auto deciding per setup): the table says so before the row,
 // and every row has as many phase columns as the header above it.
-TEST(ConsoleTable, FollowsAPlanThatChangesBetweenSizes) {
+// The lines that `print` writes to a file.
+std::vector<std::string> printed(const std::function<void(std::FILE*)>& print) {
   TempDir dir;
   const std::string path = dir.file("table.txt");
   std::FILE* out = std::fopen(path.c_str(), "w");
-  ASSERT_NE(out, nullptr);
+  if (out == nullptr) throw std::runtime_error("cannot open " + path);
+  print(out);
+  std::fclose(out);
+  return read_lines(path);
+}
+
+TEST(ConsoleTable, FollowsAPlanThatChangesBetweenSizes) {
   Stats total, phase;
   total.rank_avg = 10;
   phase.rank_avg = 2.5;
   const std::vector<std::string> three = {"copy_in", "reduce_scatter", "allgather"},
                                  four = {"copy_in", "reduce_scatter", "allgather", "complete"};
-  ConsoleTable table(out, false, true, "copy=copy-in", three);
-  table.header();
-  table.row(4, total, {phase, phase, phase}, "pass");
-  EXPECT_FALSE(table.follow("copy=copy-in", three));  // unchanged: nothing printed
-  table.row(8, total, {phase, phase, phase}, "pass");
-  EXPECT_TRUE(table.follow("copy=cma", four));
-  table.row(16, total, {phase, phase, phase, phase}, "pass");
-  EXPECT_TRUE(table.follow("copy=copy-in", three));
-  table.row(32, total, {phase, phase, phase}, "pass");
-  std::fclose(out);
-
-  const std::vector<std::string> lines = read_lines(path);
+  const std::vector<std::string> lines = printed([&](std::FILE* out) {
+    ConsoleTable table(out, false, true, "copy=copy-in", three);
+    table.header();
+    table.row(4, total, {phase, phase, phase}, "pass");
+    EXPECT_FALSE(table.follow("copy=copy-in", three));  // unchanged: nothing printed
+    table.row(8, total, {phase, phase, phase}, "pass");
+    EXPECT_TRUE(table.follow("copy=cma", four));
+    table.row(16, total, {phase, phase, phase, phase}, "pass");
+    EXPECT_TRUE(table.follow("copy=copy-in", three));
+    table.row(32, total, {phase, phase, phase}, "pass");
+  });
   ASSERT_EQ(lines.size(), 9u);
   EXPECT_EQ(lines[0].rfind("# Size", 0), 0u);
   EXPECT_EQ(lines[1].rfind("4 ", 0), 0u);
@@ -308,17 +315,13 @@ TEST(ConsoleTable, FollowsAPlanThatChangesBetweenSizes) {
 // A row given fewer or more phase values than the header has columns keeps
 // the header's columns (a missing value prints as 0).
 TEST(ConsoleTable, RowKeepsTheHeadersColumns) {
-  TempDir dir;
-  const std::string path = dir.file("table.txt");
-  std::FILE* out = std::fopen(path.c_str(), "w");
-  ASSERT_NE(out, nullptr);
   Stats total, phase;
-  ConsoleTable table(out, false, false, "none", {"a", "b"});
-  table.header();
-  table.row(1, total, {phase}, "off");
-  table.row(2, total, {phase, phase, phase}, "off");
-  std::fclose(out);
-  const std::vector<std::string> lines = read_lines(path);
+  const std::vector<std::string> lines = printed([&](std::FILE* out) {
+    ConsoleTable table(out, false, false, "none", {"a", "b"});
+    table.header();
+    table.row(1, total, {phase}, "off");
+    table.row(2, total, {phase, phase, phase}, "off");
+  });
   ASSERT_EQ(lines.size(), 3u);
   EXPECT_EQ(lines[1].size(), lines[0].size());
   EXPECT_EQ(lines[2].size(), lines[0].size());
