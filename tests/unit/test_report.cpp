@@ -265,9 +265,6 @@ TEST(RowWriter, UnwritablePathThrowsError) {
   EXPECT_THROW(RowWriter("", "/nonexistent/dir/x.json"), Error);
 }
 
-// The console table of a plan whose parameters and phases change between
-// sizes (copy=auto deciding per setup): the table says so before the row,
-// and every row has as many phase columns as the header above it.
 // The lines that `print` writes to a file.
 std::vector<std::string> printed(const std::function<void(std::FILE*)>& print) {
   TempDir dir;
@@ -279,6 +276,9 @@ std::vector<std::string> printed(const std::function<void(std::FILE*)>& print) {
   return read_lines(path);
 }
 
+// The console table of a plan whose parameters and phases change between
+// sizes (copy=auto deciding per setup): the table says so before the row,
+// and every row has as many phase columns as the header above it.
 TEST(ConsoleTable, FollowsAPlanThatChangesBetweenSizes) {
   Stats total, phase;
   total.rank_avg = 10;
