@@ -37,7 +37,8 @@ done
 
 echo "== simulation build (SimGrid SMPI, -DMCB_SIMULATE=ON) and its tests"
 cmake -S . -B build-ci-sim -DCMAKE_BUILD_TYPE=Release -DMCB_SIMULATE=ON "${launcher[@]}" >/dev/null
-cmake --build build-ci-sim -j "$jobs" --target mcb_alltoall mcb_allgather mcb_allreduce mcb_breakdown sim_misbehave
+cmake --build build-ci-sim -j "$jobs" --target mcb_alltoall mcb_allgather mcb_allreduce mcb_breakdown sim_misbehave \
+  sim_model_probe sim_local_work_probe
 (cd build-ci-sim && ctest --output-on-failure -j 2) || status=1
 
 nvcc=$(command -v nvcc || ls -d /usr/local/cuda*/bin/nvcc 2>/dev/null | sort | tail -n 1 || true)

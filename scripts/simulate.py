@@ -5,15 +5,19 @@
       -- mcb_alltoall -m 4,4096 -i 2 -x 1 --algorithm pairwise,node_aware
 
 For each node count, the binary (from --build's src/, or a path) runs under
-smpirun on the first N hosts of the platform (scripts/platforms/NAME.xml or a
-file), K ranks per host, and writes its CSV to --out; then the runner prints,
+smpirun on the first N nodes of the platform (scripts/platforms/NAME.xml or a
+file), K ranks per node, and writes its CSV to --out; then the runner prints,
 for every node count and size, the configurations from fastest to slowest.
+A node is a host of K cores, or, on the NAME-shm platforms, a cluster of
+single-core hosts sharing the node's memory (one rank per host).
 
 Simulated times are deterministic: SMPI replays every message over the
 platform's links (latency, bandwidth, sharing of a link by concurrent
-messages), and local work is not timed (smpi/simulate-computation:no), so
-packing, copies and reductions cost nothing. Simulated microseconds are a
-model's, not a machine's: see docs/simulation.md.
+messages). Local work is timed only where the platform gives per-core rates
+(NAME-shm): mcb charges its copies, packs and reductions at those rates
+(mcb/local_work.hpp); elsewhere, with smpi/simulate-computation:no, they cost
+nothing. Simulated microseconds are a model's, not a machine's: see
+docs/simulation.md.
 
 As a launcher (--launch, for the figure scripts: MCB_LAUNCHER=sim:PLATFORM),
 it runs the command once on --nodes N hosts as given, its own --csv included,
@@ -89,19 +93,42 @@ def platform_file(name):
     return path
 
 
-def platform_hosts(path):
-    """The hosts of the platform's <cluster> elements, in order, with their cores."""
-    hosts = []
-    for cluster in ET.parse(path).getroot().iter("cluster"):
+def platform_nodes(path):
+    """The platform's nodes, in order, each a list of (host, slots): a host
+    of a <cluster> is a node of `core` slots, except in the clusters whose
+    hosts carry the property mcb/node (make_platforms.py's NAME-shm: a
+    cluster is one node and each of its hosts one core, one slot)."""
+    nodes = []
+    root = ET.parse(path).getroot()
+    for cluster in root.iter("cluster"):
         prefix, suffix = cluster.get("prefix", ""), cluster.get("suffix", "")
         cores = int(cluster.get("core", "1"))
+        hosts = []
         for part in cluster.get("radical", "").split(","):
             lo, _, hi = part.partition("-")
-            for i in range(int(lo), int(hi or lo) + 1):
-                hosts.append((f"{prefix}{i}{suffix}", cores))
-    for host in ET.parse(path).getroot().iter("host"):
-        hosts.append((host.get("id"), int(host.get("core", "1"))))
-    return hosts
+            hosts += [f"{prefix}{i}{suffix}" for i in range(int(lo), int(hi or lo) + 1)]
+        if any(prop.get("id") == "mcb/node" for prop in cluster.iter("prop")):
+            nodes.append([(h, 1) for h in hosts])
+        else:
+            nodes += [[(h, cores)] for h in hosts]
+    for host in root.iter("host"):
+        nodes.append([(host.get("id"), int(host.get("core", "1")))])
+    return nodes
+
+
+def node_slots(node):
+    return sum(slots for _, slots in node)
+
+
+def hostfile_lines(node, ranks):
+    """Hostfile lines for `ranks` ranks on `node`, its hosts filled in order."""
+    lines = []
+    for host, slots in node:
+        take = min(slots, ranks)
+        if take > 0:
+            lines.append(f"{host}:{take}\n")
+        ranks -= take
+    return lines
 
 
 def parse_list(text):
@@ -188,7 +215,8 @@ def launch(args, platform, hosts, per_node, binary, rest, ranks=None):
     with tempfile.TemporaryDirectory(prefix="mcb-sim-") as tmp:
         hostfile = os.path.join(tmp, "hosts")
         with open(hostfile, "w") as f:
-            f.writelines(f"{h}:{min(per_node, ranks - i * per_node)}\n" for i, (h, _) in enumerate(hosts))
+            for i, node in enumerate(hosts):
+                f.writelines(hostfile_lines(node, min(per_node, ranks - i * per_node)))
         rest = [os.path.abspath(a) if prev == "--csv" else a for prev, a in zip([""] + rest, rest)]
         cmd = smpirun_command(args, platform, hostfile, tmp, ranks, binary) + rest
         rc, out, wall = run(cmd, tmp, args.timeout)
@@ -229,8 +257,8 @@ def main():
     if not args.launch and any(a == "--csv" or a.startswith("--csv=") for a in prog[1:]):
         sys.exit("simulate.py: the runner names the CSV files (--out)")
     platform = platform_file(args.platform)
-    hosts = platform_hosts(platform)
-    per_node = args.ranks_per_node or hosts[0][1]
+    hosts = platform_nodes(platform)
+    per_node = args.ranks_per_node or node_slots(hosts[0])
     if args.ranks is not None:
         if not args.launch or args.nodes:
             sys.exit("simulate.py: --ranks goes with --launch and without --nodes")
@@ -244,9 +272,10 @@ def main():
     rows, failed = [], 0
     for nodes in node_counts:  # every count checked before anything runs
         if nodes > len(hosts):
-            sys.exit(f"simulate.py: --nodes {nodes}: platform {tag} has {len(hosts)} hosts")
-        if per_node > min(c for _, c in hosts[:nodes]):
-            sys.exit(f"simulate.py: --ranks-per-node {per_node}: the hosts of {tag} have {hosts[0][1]} cores")
+            unit = "hosts" if len(hosts[0]) == 1 else "nodes"  # a node of single-core hosts (NAME-shm)
+            sys.exit(f"simulate.py: --nodes {nodes}: platform {tag} has {len(hosts)} {unit}")
+        if per_node > min(node_slots(n) for n in hosts[:nodes]):
+            sys.exit(f"simulate.py: --ranks-per-node {per_node}: the nodes of {tag} have {node_slots(hosts[0])} cores")
     if args.launch:
         if len(node_counts) != 1:
             sys.exit("simulate.py: --launch takes one node count")
@@ -258,7 +287,8 @@ def main():
         with tempfile.TemporaryDirectory(prefix="mcb-sim-") as tmp:
             hostfile = os.path.join(tmp, "hosts")
             with open(hostfile, "w") as f:
-                f.writelines(f"{h}:{per_node}\n" for h, _ in hosts[:nodes])
+                for node in hosts[:nodes]:
+                    f.writelines(hostfile_lines(node, per_node))
             cmd = smpirun_command(args, platform, hostfile, tmp, nodes * per_node, binary)
             cmd += prog[1:] + ["--csv", csv_path]
             print(f"== {tag}: {nodes} nodes x {per_node} ranks: {' '.join(cmd)}", flush=True)
@@ -269,7 +299,8 @@ def main():
         if not why and not os.path.isfile(csv_path):
             why = f"exit 0 but no CSV ({csv_path})"
         if not why:
-            # mcb's own node detection (MPI_COMM_TYPE_SHARED) must see the hosts.
+            # mcb's own node detection (MPI_COMM_TYPE_SHARED, or the hosts'
+            # property mcb/node) must see the simulated nodes.
             want = f"ranks: {nodes * per_node}, nodes: {nodes}, ranks per node: {per_node}"
             seen = set(re.findall(r"^# (ranks: \d+, nodes: \d+, ranks per node: \d+)", out, re.M))
             if seen and seen != {want}:

@@ -27,6 +27,30 @@ settings, so every send rendezvous):
     receives once sends rendezvous, so `o` stands for a send's and a
     receive's software overhead together;
   - SMPI's own latency and bandwidth correction factors are off (1).
+In NAME and NAME-nocost a node is one host with `cores` cores and its
+loopback is a <cluster> loopback, which SimGrid always makes FATPIPE: the
+messages inside a node do not share `mem_bw`, each gets all of it.
+
+NAME-shm, the model of issue 30, adds the node's memory and its cores:
+  - every core is a host of its own (one rank per host), named
+    nodeI-cJ, with the host property mcb/node = I, from which mcb finds its
+    nodes; a node is a <cluster> of its cores inside the network, a
+    Floyd-routed zone where each node's NIC link joins one switch;
+  - each core's link (`core_bw`, SHARED by its sends and receives, mem_lat/2)
+    is the core copying: a message inside a node crosses the sender's core,
+    the node's memory and the receiver's core (both copy, as the two-copy
+    shared-memory transports of MPICH and Open MPI do), so one core
+    receiving many messages takes them one core_bw at a time while many
+    cores receiving one each share `mem_bw`;
+  - the node's memory is the cluster's backbone, one SHARED link of `mem_bw`:
+    every copy of the node at once shares it;
+  - a message between nodes crosses the sender's core and memory, the two
+    NIC links and the receiver's memory and core (the NIC links' latency is
+    lowered by mem_lat/2 each, so that the one-way latency between nodes is
+    the NAME platform's);
+  - local work (mcb/local_work.hpp): the hosts carry mcb/copy-bw
+    (`copy_bw`), mcb/reduce-bw (`reduce_bw`) and mcb/call-overhead
+    (`call`), at which mcb charges its copies, packs and reductions.
 """
 import argparse
 import os
@@ -53,6 +77,10 @@ SRC = {
                      "4.0.3",
     "eth": "Ethernet framing: 8 B preamble, 12 B gap, 18 B header and FCS, 40 B of IP and TCP headers per frame "
            "(IEEE 802.3; RFC 791, 793)",
+    "core-bw": "one core's sustained bandwidth is bounded by its outstanding cache-line misses (line fill buffers), "
+               "not by the memory: about 10-25 GB/s of reads on 2015-2023 Xeon and EPYC cores against 100-300 GB/s "
+               "per socket (J. McCalpin, 'Memory bandwidth and machine balance', and his single-thread STREAM "
+               "notes; a memcpy of n bytes moves 2n)",
     "est": "estimate (no published measurement found), to be checked by scripts/calibrate.py",
     "cal": "calibrated against the paper's stated times (scripts/calibrate.py prints them side by side)",
 }
@@ -71,6 +99,11 @@ MACHINES = {
         "mem_lat": (0.3e-6, "est", "0.2-0.4 us intra-socket, 0.5-0.8 us across sockets (shared memory)"),
         "h": (78.0, "dell-opa", "12.5 GB/s / 160 M messages/s = 78 B of NIC time per message"),
         "o": (0.3e-6, "est", "per-message software overhead of PSM2/OPX (onload NIC), send and receive"),
+        "core_bw": (12e9, "core-bw", "one Sapphire Rapids core copying: about 24 GB/s of reads and writes, 12 GB/s "
+                                     "copied (estimate)"),
+        "copy_bw": (12e9, "core-bw", "a local copy or pack by one core, as core_bw (estimate)"),
+        "reduce_bw": (20e9, "core-bw", "operand bytes a core reads per second in a vectorised k-way sum (estimate)"),
+        "call": (0.05e-6, "est", "per copy or reduction call: a function call and loop set-up at 2 GHz, 50 ns"),
     },
     "theta-256x64": {
         "title": "Theta (ALCF): Cray XC40, Intel KNL 7230, 64 cores per node, Aries dragonfly (the TRA paper's "
@@ -86,6 +119,11 @@ MACHINES = {
         "mem_lat": (1.0e-6, "est", "KNL shared memory, 1-2 us"),
         "h": (80.0, "est", "Aries message rate about 100 M/s per NIC: 8 GB/s / 100 M = 80 B"),
         "o": (1.0e-6, "est", "KNL per-message software overhead, about 1 us per message per core"),
+        "core_bw": (4e9, "core-bw", "one KNL core (1.3 GHz, few outstanding misses) copying from MCDRAM-cached "
+                                    "DDR4: about 8 GB/s of reads and writes, 4 GB/s copied (estimate)"),
+        "copy_bw": (4e9, "core-bw", "a local copy or pack by one KNL core, as core_bw (estimate)"),
+        "reduce_bw": (6e9, "core-bw", "operand bytes a KNL core reads per second in an AVX-512 k-way sum (estimate)"),
+        "call": (0.2e-6, "est", "per copy or reduction call on a 1.3 GHz KNL core, 200 ns"),
     },
     "yahoo-16x8": {
         "title": "Yahoo (University of Neuchatel): 16 nodes of 2 x 4-core Xeon L5420, Gigabit Ethernet (the Sparbit "
@@ -102,6 +140,11 @@ MACHINES = {
         "mem_lat": (0.7e-6, "est", "Open MPI shared memory on a 2008 Xeon, 0.5-1 us"),
         "h": (80.0, "eth", "78 B of Ethernet, IP and TCP framing per message (one frame for a small message)"),
         "o": (8e-6, "est", "per-message cost of the kernel TCP stack, 5-15 us per message"),
+        "core_bw": (2e9, "core-bw", "one 2008 Harpertown core behind the front-side bus: about 4 GB/s of reads "
+                                    "and writes, 2 GB/s copied (estimate)"),
+        "copy_bw": (2e9, "core-bw", "a local copy or pack by one core, as core_bw (estimate)"),
+        "reduce_bw": (3e9, "core-bw", "operand bytes a core reads per second in an SSE k-way sum (estimate)"),
+        "call": (0.05e-6, "est", "per copy or reduction call at 2.5 GHz, 50 ns"),
     },
     "cervino-5x32": {
         "title": "Cervino (University of Neuchatel): 5 nodes of 2 x 16-core Xeon E5-2683 v4, 40 Gb/s links to one "
@@ -118,6 +161,11 @@ MACHINES = {
         "mem_lat": (0.4e-6, "est", "Open MPI shared memory on Broadwell, 0.3-0.5 us"),
         "h": (80.0, "eth", "78 B of Ethernet, IP and TCP framing per message, as on Yahoo"),
         "o": (3e-6, "est", "per-message cost of the kernel TCP stack on Broadwell, 3-5 us"),
+        "core_bw": (6e9, "core-bw", "one Broadwell-EP core copying: about 12 GB/s of reads and writes, 6 GB/s "
+                                    "copied (estimate)"),
+        "copy_bw": (6e9, "core-bw", "a local copy or pack by one core, as core_bw (estimate)"),
+        "reduce_bw": (10e9, "core-bw", "operand bytes a core reads per second in an AVX2 k-way sum (estimate)"),
+        "call": (0.05e-6, "est", "per copy or reduction call at 2.1 GHz, 50 ns"),
     },
 }
 
@@ -130,14 +178,19 @@ def bw_factors(h):
     return "0:1;" + ";".join(f"{t}:{t / (t + h):.6g}" for t in sizes)
 
 
-def xml(name, m):
+# The parameters of the NAME-shm model only (the node's memory and cores, local work).
+SHM_KEYS = ("core_bw", "copy_bw", "reduce_bw", "call")
+
+
+def head(name, m, keys):
+    """The XML's opening: title, every parameter in `keys` with its source, the config."""
     v = {k: val[0] for k, val in m.items() if isinstance(val, tuple)}
     lines = ["<?xml version='1.0'?>", '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">',
              f"<!-- mcb platform {name}: {m['title']}.",
              "     Written by scripts/platforms/make_platforms.py (edit the table there, not this file).",
              "     Simulated times on it are a model's, not the machine's. Parameters and their sources:"]
     for key, val in m.items():
-        if isinstance(val, tuple):
+        if isinstance(val, tuple) and key in keys:
             value, src, why = val
             lines.append(f"       {key} = {value}: {why} [{SRC[src]}]".replace("--", "-"))  # XML comments
     lines.append("-->")
@@ -146,6 +199,48 @@ def xml(name, m):
     lines.append('    <prop id="smpi/lat-factor" value="0:1"/>')
     lines.append(f'    <prop id="smpi/bw-factor" value="{bw_factors(v["h"])}"/>')
     lines.append("  </config>")
+    return v, lines
+
+
+def xml_shm(name, m):
+    """NAME-shm: a node is a <cluster> of single-core hosts whose links are the
+    cores copying and whose backbone is the node's memory (module docstring)."""
+    v, lines = head(name, m, [k for k in m])
+    if v["bisection"]:
+        sys.exit(f"make_platforms.py: {name}: a shared bisection is not modelled in the -shm variant")
+    nic_lat = v["nic_lat"] + v["net_lat"] / 2 - v["mem_lat"] / 2  # the cores' links add mem_lat/2 at each end
+    if nic_lat < 0:
+        sys.exit(f"make_platforms.py: {name}: mem_lat exceeds the latency between nodes")
+    lines.append(f'  <zone id="{name}" routing="Floyd">')
+    lines.append('    <zone id="network" routing="Full">')
+    lines.append('      <router id="switch"/>')
+    lines.append("    </zone>")
+    for i in range(m["nodes"]):
+        lines.append(f'    <cluster id="node{i}" prefix="node{i}-c" suffix="" radical="0-{m["cores"] - 1}" core="1" '
+                     f'speed="1Gf" router_id="node{i}-gw"')
+        lines.append(f'             bw="{v["core_bw"]:g}Bps" lat="{v["mem_lat"] / 2:g}s" sharing_policy="SHARED" '
+                     f'bb_bw="{v["mem_bw"]:g}Bps" bb_lat="0s" bb_sharing_policy="SHARED">')
+        lines.append(f'      <prop id="mcb/node" value="{i}"/>')
+        lines.append(f'      <prop id="mcb/copy-bw" value="{v["copy_bw"]:g}"/>')
+        lines.append(f'      <prop id="mcb/reduce-bw" value="{v["reduce_bw"]:g}"/>')
+        lines.append(f'      <prop id="mcb/call-overhead" value="{v["call"]:g}"/>')
+        lines.append(f'      <prop id="smpi/ois" value="0:{v["o"]:g}:0"/>')
+        lines.append("    </cluster>")
+    for i in range(m["nodes"]):
+        lines.append(f'    <link id="node{i}-nic" bandwidth="{v["nic_bw"]:g}Bps" latency="{nic_lat:g}s" '
+                     f'sharing_policy="SPLITDUPLEX"/>')
+    for i in range(m["nodes"]):
+        lines.append(f'    <zoneRoute src="node{i}" dst="network" gw_src="node{i}-gw" gw_dst="switch">'
+                     f'<link_ctn id="node{i}-nic" direction="UP"/></zoneRoute>')
+    lines.append("  </zone>")
+    lines.append("</platform>")
+    return "\n".join(lines) + "\n"
+
+
+def xml(name, m):
+    if m.get("shm"):
+        return xml_shm(name, m)
+    v, lines = head(name, m, [k for k in m if k not in SHM_KEYS])
     bb = ""
     if v["bisection"]:
         bb = f' bb_bw="{v["bisection"]:g}Bps" bb_lat="{v["net_lat"]:g}s" bb_sharing_policy="SHARED"'
@@ -163,8 +258,9 @@ def xml(name, m):
 
 
 def variants():
-    """Every machine, and each without per-message costs (NAME-nocost: o = 0,
-    h = 0), for the claims that depend on them (scripts/claims.py)."""
+    """Every machine, each without per-message costs (NAME-nocost: o = 0,
+    h = 0), for the claims that depend on them (scripts/claims.py), and each
+    with the node's memory, its cores and local work (NAME-shm)."""
     out = {}
     for name, m in MACHINES.items():
         out[name] = m
@@ -172,6 +268,8 @@ def variants():
         nocost["o"] = (0.0, m["o"][1], "off in this variant; " + m["o"][2])
         nocost["h"] = (0.0, m["h"][1], "off in this variant; " + m["h"][2])
         out[name + "-nocost"] = nocost
+        out[name + "-shm"] = dict(m, shm=True, title=m["title"] + ", with the node's shared memory, cores that copy "
+                                  "and local work charged (issue 30)")
     return out
 
 

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "mcb/local_work.hpp"
 #include "vector.hpp"
 
 namespace mcb::allreduce::detail {
@@ -23,6 +24,13 @@ void finish(T* const* dsts, int base, const T* acc, const T* in, int len) {
 
 template <class T>
 void sum_many(void* const* dsts, int nd, const void* const* srcs, int k, int n) {
+  // Simulated time (simulation build): k operands read, extra destinations copied.
+  const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
+  if (k == 1)
+    local_work::copy(bytes * static_cast<std::size_t>(nd));
+  else
+    local_work::reduce(bytes * static_cast<std::size_t>(k));
+  if (k > 1 && nd > 1) local_work::copy(bytes * static_cast<std::size_t>(nd - 1));
   constexpr int kChunk = 1024;  // elements: 4-8 KiB, stays in L1
   T acc[kChunk];
   T* out[2] = {static_cast<T*>(dsts[0]), nd > 1 ? static_cast<T*>(dsts[1]) : nullptr};
@@ -74,8 +82,9 @@ void reduce_many_to(void* const* dsts, int nd, const void* const* srcs, int k, i
   MPI_Type_size(type, &size);
   const std::size_t bytes = static_cast<std::size_t>(n) * static_cast<std::size_t>(size);
   std::vector<char> acc(static_cast<const char*>(srcs[0]), static_cast<const char*>(srcs[0]) + bytes);
-  for (int j = 1; j < k; ++j) MPI_Reduce_local(srcs[j], acc.data(), n, type, op);
+  for (int j = 1; j < k; ++j) MPI_Reduce_local(srcs[j], acc.data(), n, type, op);  // charges itself
   for (int d = 0; d < nd; ++d) std::memcpy(dsts[d], acc.data(), bytes);
+  local_work::copy(bytes * static_cast<std::size_t>(nd + 1));
 }
 
 void reduce_many(void* dst, const void* const* srcs, int k, int n, MPI_Datatype type, MPI_Op op, void* dst2) {

@@ -6,6 +6,12 @@
 
 #include "mcb/error.hpp"
 
+#ifdef MCB_SIMULATE
+#include <simgrid/host.h>
+
+#include <cstdlib>
+#endif
+
 namespace mcb {
 
 std::string to_string(RankOrder order) { return order == RankOrder::block ? "block" : "cyclic"; }
@@ -23,10 +29,22 @@ void free_comm(MPI_Comm& c) {
   c = MPI_COMM_NULL;
 }
 
+// The node of a simulated rank's host (simulation build): the host property
+// mcb/node of the platforms whose hosts are single cores (one rank per host,
+// the cores of a node sharing its memory: scripts/platforms/make_platforms.py),
+// or -1 where hosts are whole nodes (MPI_COMM_TYPE_SHARED finds those).
+int simulated_node() {
+#ifdef MCB_SIMULATE
+  if (const char* node = sg_host_get_property_value(sg_host_self(), "mcb/node")) return std::atoi(node);
+#endif
+  return -1;
+}
+
 // Node index (dense, ordered by the node's lowest base rank) of every rank
 // of `base`: blocks of `ranks_per_node`, the ranks of the same `color` (>= 0),
-// or MPI_COMM_TYPE_SHARED.
+// the simulated node, or MPI_COMM_TYPE_SHARED.
 std::vector<int> node_ids(MPI_Comm base, int ranks_per_node, int color) {
+  if (color < 0 && ranks_per_node <= 0) color = simulated_node();
   int rank = 0, size = 0;
   MPI_Comm_rank(base, &rank);
   MPI_Comm_size(base, &size);

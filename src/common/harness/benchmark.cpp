@@ -23,6 +23,7 @@
 #include "harness/stats.hpp"
 #include "mcb/error.hpp"
 #include "mcb/layout.hpp"
+#include "mcb/local_work.hpp"
 #include "mcb/shm_alloc.hpp"
 
 #ifdef MCB_SIMULATE
@@ -528,8 +529,13 @@ class Runner {
                 algorithm.name.c_str(), table ? "" : ", time per phase");
     if (table) std::printf("# parameters: %s\n", params.c_str());
     std::printf("# MPI: %s %s\n", id_.mpi_library.c_str(), id_.mpi_version.c_str());
-    if (id_.platform != "none")
+    if (id_.platform != "none") {
       std::printf("# simulated platform: %s (times are the model's, not a machine's)\n", id_.platform.c_str());
+#ifdef MCB_SIMULATE
+      std::printf("# local work: %s%s\n", local_work::describe().c_str(),
+                  algorithm.name.rfind("system", 0) == 0 ? "; SMPI's own collective charges none of its own" : "");
+#endif
+    }
     if (opt_.sim_shared_malloc > 0)
       std::printf("# validation: off (shared buffers: host buffers of %zu B and more are SMPI_SHARED_MALLOC's)\n",
                   opt_.sim_shared_malloc);
@@ -784,6 +790,9 @@ int run_all(int argc, char** argv, const CollectiveSpec& spec) {
     const Options& opt = parsed.options;
     setup_logging(world_rank, opt.log_level);
     share_host_buffers(opt.sim_shared_malloc);
+#ifdef MCB_SIMULATE
+    local_work::enable(opt.sim_local_work);
+#endif
     Layout layout = Layout::create(MPI_COMM_WORLD, opt.layout);
     spdlog::info("layout: {}; node {} local rank {}", layout.describe(), layout.node(), layout.local_rank());
     const Memory& mem = *agree_on(layout.comm(), [&] {

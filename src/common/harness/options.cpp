@@ -248,10 +248,15 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
                  "SECONDS between progress lines (done/total, ETA) on rank 0's stderr; 0: after every step")
       ->capture_default_str();
   long long shared_malloc = 0;  // signed, so that a negative value is refused rather than wrapped
+  std::string sim_local_work = "on";
 #ifdef MCB_SIMULATE
   app.add_option("--sim-shared-malloc", shared_malloc,
                  "BYTES: host buffers of at least BYTES come from SMPI_SHARED_MALLOC, shared by every simulated rank "
                  "(memory for thousands of ranks; contents meaningless, so no -c); 0: off")
+      ->capture_default_str();
+  app.add_option("--sim-local-work", sim_local_work,
+                 "on: copies, packs, fills and reductions cost simulated time at the platform's per-core rates; off: "
+                 "they are free (the model before local work was charged)")
       ->capture_default_str();
 #endif
   app.add_flag("-v,--verbose", verbose, "more log output (-v info, -vv debug, -vvv trace)");
@@ -318,6 +323,9 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
     throw Error("--procs-per-gpu " + std::to_string(o.layout.procs_per_gpu) +
                 ": the processes of a GPU share its buffers, and SMPI shares no memory between simulated ranks");
 #endif
+  if (sim_local_work != "on" && sim_local_work != "off")
+    throw Error("--sim-local-work " + sim_local_work + ": expected on or off");
+  o.sim_local_work = sim_local_work == "on";
   if (shared_malloc < 0) throw Error("--sim-shared-malloc " + std::to_string(shared_malloc) + ": must be >= 0 bytes");
   o.sim_shared_malloc = static_cast<std::size_t>(shared_malloc);
   if (o.sim_shared_malloc > 0 && o.validate)

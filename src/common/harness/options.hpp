@@ -54,6 +54,7 @@ struct Options {
   int log_level = 3;                  // spdlog level: 0 trace ... 6 off; default warn
   double progress = 30;               // seconds between progress lines on rank 0's stderr; 0: every step
   std::size_t sim_shared_malloc = 0;  // simulation build: share host buffers of at least this many bytes (0: off)
+  bool sim_local_work = true;         // simulation build: charge local work in simulated time (mcb/local_work.hpp)
   /// --buffers: where the send and receive buffers come from: plain (the
   /// memory backend), registered (mcb::shm_allocate, node-shared) or mixed
   /// (registered on even ranks only, plain on odd ones: the fallback test).

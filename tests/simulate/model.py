@@ -1,0 +1,121 @@
+"""The simulation model does what docs/simulation.md says, on a platform's
+own parameters (read back from its XML), each property by a small run:
+
+  model.py SIMULATE_PY BUILD_DIR memory PLATFORM-shm  # shared memory, cores that copy
+  model.py SIMULATE_PY BUILD_DIR fatpipe PLATFORM     # the older model: nothing shared inside a node
+  model.py SIMULATE_PY BUILD_DIR local-work PLATFORM-shm  # local work charged exactly, or not at all
+
+memory: one message inside a node costs mem_lat + s / core_bw; 16 messages
+at once between 32 cores (fewer on small nodes) share the node's memory
+(each gets mem_bw / 16 where that is below core_bw); one core receiving K messages takes them one
+core_bw at a time, slower than K cores receiving one each; a message
+between two nodes has the latency of the platform without the node model.
+fatpipe: on the NAME platforms (a node is one host), 16 messages at once
+take the time of one (the loopback is FATPIPE), as the docs say.
+local-work: a copy of N bytes advances the rank's clock by exactly
+call + N / copy_bw, a k-way sum by call + k N / reduce_bw, MPI_Reduce_local
+by call + 2 N / reduce_bw; with --sim-local-work off, by nothing; two runs
+give the same times to the last digit.
+
+Prints each check with OK or FAIL and exits 1 if any failed.
+"""
+import os
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+SIM, BUILD, WHAT, PLATFORM = sys.argv[1:5]
+HERE = os.path.dirname(os.path.abspath(SIM))
+S = 1048576  # a size that is one of the bandwidth factors' points
+failed = 0
+
+
+def check(name, got, want, rel=1e-4):  # SimGrid's max-min solver: 1e-5 relative (maxmin/precision)
+    global failed
+    ok = abs(got - want) <= rel * abs(want) + 1e-12
+    failed += not ok
+    print(f"{name}: simulated {got * 1e6:.6f} us, model {want * 1e6:.6f} us: {'OK' if ok else 'FAIL'}", flush=True)
+
+
+def holds(name, ok, detail):
+    global failed
+    failed += not ok
+    print(f"{name}: {detail}: {'OK' if ok else 'FAIL'}", flush=True)
+
+
+def platform():
+    path = os.path.join(HERE, "platforms", PLATFORM + ".xml")
+    root = ET.parse(path).getroot()
+    text = open(path).read()
+    params = {k: float(v) for k, v in re.findall(r"^\s+(\w+) = ([0-9.e+-]+):", text, re.M)}
+    for prop in root.iter("prop"):
+        if prop.get("id") == "smpi/bw-factor":
+            factors = [(int(t), float(f)) for t, f in (x.split(":") for x in prop.get("value").split(";"))]
+    params["factor"] = lambda s: [f for t, f in factors if t <= s][-1]
+    lo, _, hi = next(root.iter("cluster")).get("radical").partition("-")
+    params["cores"] = int(hi or lo) - int(lo) + 1
+    return params
+
+
+def launch(nodes, per_node, *cmd):
+    args = [sys.executable, SIM, "--build", BUILD, "--platform", PLATFORM, "--nodes", str(nodes),
+            "--ranks-per-node", str(per_node), "--timeout", "120", "--launch", "--"] + list(cmd)
+    out = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True).stdout
+    return out
+
+
+def probe(mode, nodes, per_node):
+    out = launch(nodes, per_node, os.path.join(BUILD, "tests", "simulate", "sim_model_probe"), mode, str(S))
+    m = re.search(rf"^{mode} {S} \d+: ([0-9.e+-]+)$", out, re.M)
+    if not m:
+        sys.exit(f"FAIL: no time from model_probe {mode}:\n{out[-2000:]}")
+    return float(m.group(1))
+
+
+p = platform()
+f = p["factor"](S)
+wtime = 1e-8  # SMPI injects 10 ns into each MPI_Wtime (smpi/wtime): the probe's second call
+if WHAT == "memory":
+    one = probe("one", 1, 2)
+    check("one message inside a node", one, wtime + p["mem_lat"] + S / (p["core_bw"] * f))
+    n = min(16, p["cores"] // 2)  # messages at once, between 2n cores of one node
+    pairs = probe("pairs", 1, 2 * n)
+    share = min(p["core_bw"], p["mem_bw"] / n)
+    check(f"{n} messages at once inside a node ({2 * n} cores)", pairs, wtime + p["mem_lat"] + S / (share * f))
+    if p["mem_bw"] / n < p["core_bw"]:
+        holds(f"{n} at once share the node's memory", pairs > 1.01 * one, f"{pairs / one:.3f} x one alone")
+    k = 56 if p["cores"] >= 112 else p["cores"] // 2  # K messages: K + 1 cores, or 2K cores receiving one each
+    gather = probe("gather", 1, k + 1)
+    check(f"one core receiving {k} messages at once", gather, wtime + p["mem_lat"] + k * S / (p["core_bw"] * f))
+    spread = probe("pairs", 1, 2 * k)
+    holds(f"one core receiving {k} is slower than {k} cores receiving one each", gather > spread,
+          f"{gather * 1e6:.1f} us against {spread * 1e6:.1f} us")
+    inter = probe("one", 2, 1)
+    lat = 2 * p["nic_lat"] + p["net_lat"]
+    check("one message between two nodes", inter, wtime + lat + S / (min(p["core_bw"], p["nic_bw"]) * f))
+elif WHAT == "fatpipe":
+    one, pairs = probe("one", 1, 2), probe("pairs", 1, 32)
+    check("16 messages at once inside a node take one's time (FATPIPE loopback)", pairs, one)
+elif WHAT == "local-work":
+    probe_bin = os.path.join(BUILD, "tests", "simulate", "sim_local_work_probe")
+    times = {}
+    for mode in ("on", "off", "on"):
+        out = launch(1, 1, probe_bin, mode, str(S))
+        t = dict((w, float(v)) for w, v in re.findall(r"^(\w+): ([0-9.e+-]+)$", out, re.M))
+        if len(t) != 4:
+            sys.exit(f"FAIL: local_work_probe {mode} printed:\n{out[-2000:]}")
+        if mode in times:
+            holds("two runs give the same times", t == times[mode], f"{t} against {times[mode]}")
+        times[mode] = t
+    on, off = times["on"], times["off"]
+    base = on["nothing"]
+    check(f"a copy of {S} B", on["copy"] - base, p["call"] + S / p["copy_bw"], rel=1e-9)
+    check(f"a 3-way sum of {S} B", on["reduce3"] - base, p["call"] + 3 * S / p["reduce_bw"], rel=1e-9)
+    check(f"MPI_Reduce_local of {S} B", on["reduce_local"] - base, p["call"] + 2 * S / p["reduce_bw"], rel=1e-9)
+    for what in ("copy", "reduce3", "reduce_local"):
+        check(f"{what} with --sim-local-work off", off[what], off["nothing"], rel=1e-9)
+else:
+    sys.exit(f"model.py: unknown check {WHAT}")
+print("model checks: " + ("all hold" if not failed else f"{failed} FAILED"))
+sys.exit(1 if failed else 0)
