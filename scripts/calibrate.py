@@ -89,8 +89,15 @@ def platform_file(name):
 
 
 def model_latency(path):
-    """o + 2 x link latency + 1 B's share of the message gap, from the XML."""
+    """o + 2 x link latency + 1 B's share of the message gap, from the XML;
+    on a NAME-shm platform o + 2 nic_lat + net_lat + the gap at the slower
+    of the core and the NIC (the ping-pong runs with --sim-local-work off)."""
     root = ET.parse(path).getroot()
+    if is_node_model(path):
+        v = {k: val for k, (val, _) in sourced(path).items()}
+        factor = [float(f) for t, f in (x.split(":") for x in next(
+            p.get("value") for p in root.iter("prop") if p.get("id") == "smpi/bw-factor").split(";")) if int(t) <= 1][-1]
+        return (v["o"] + 2 * v["nic_lat"] + v["net_lat"] + 1 / (min(v["core_bw"], v["nic_bw"]) * factor)) * 1e6
     cluster = next(root.iter("cluster"))
     seconds = {"s": 1, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
     lat = cluster.get("lat")
@@ -107,6 +114,63 @@ def model_latency(path):
             pairs = [p.split(":") for p in prop.get("value").split(";")]
             factor = [float(v) for t, v in pairs if int(t) <= 1][-1]
     return (o + 2 * link_lat + 1 / (bw * factor)) * 1e6
+
+
+def is_node_model(path):
+    """A NAME-shm platform: nodes of single-core hosts (make_platforms.py)."""
+    return any(p.get("id") == "mcb/node" for p in ET.parse(path).getroot().iter("prop"))
+
+
+def sourced(path):
+    """{parameter: (value, why and source)} from the platform's opening comment."""
+    text = open(path).read()
+    return {k: (float(v), why) for k, v, why in re.findall(r"^\s+(\w+) = ([0-9.e+-]+): (.*)$", text, re.M)}
+
+
+def node_model(args, platform):
+    """The node model's points (issue 30), simulated at 1 MiB with the test
+    probes of the build (tests/simulate), beside the table's figures."""
+    probes = os.path.join(args.build, "tests", "simulate")
+    size = 1048576
+
+    def launch(nodes, ppn, *cmd):
+        out = subprocess.run([sys.executable, os.path.join(HERE, "simulate.py"), "--build", args.build, "--platform",
+                              platform, "--nodes", str(nodes), "--ranks-per-node", str(ppn), "--timeout",
+                              str(args.timeout), "--launch", "--"] + list(cmd), stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True, errors="replace").stdout
+        return out
+
+    def probe(mode, ppn):
+        out = launch(1, ppn, os.path.join(probes, "sim_model_probe"), mode, str(size))
+        m = re.search(rf"^{mode} {size} \d+: ([0-9.e+-]+)$", out, re.M)
+        if not m:
+            sys.exit(f"calibrate.py: FAIL: model_probe {mode} (build the test probes: sim_model_probe):\n{out[-1500:]}")
+        return float(m.group(1))
+
+    src = sourced(platform)
+    out = launch(1, 1, os.path.join(probes, "sim_local_work_probe"), "on", str(size))
+    t = dict((w, float(v)) for w, v in re.findall(r"^(\w+): ([0-9.e+-]+)$", out, re.M))
+    if "copy" not in t:
+        sys.exit(f"calibrate.py: FAIL: local_work_probe (build sim_local_work_probe):\n{out[-1500:]}")
+    root = ET.parse(platform).getroot()
+    lo, _, hi = next(root.iter("cluster")).get("radical").partition("-")
+    cores = int(hi) - int(lo) + 1
+    n = min(16, cores // 2)
+    k = min(56, cores - 1)
+    one, pairs, gather = probe("one", 2), probe("pairs", 2 * n), probe("gather", k + 1)
+    gb = lambda b, sec: b / sec / 1e9  # noqa: E731
+    print(f"\nnode model, {size} B (simulated; the table's figure and its source beside):")
+    rows = [
+        ("one core copying (local work)", gb(size, t["copy"] - t["nothing"]), "copy_bw"),
+        ("one message inside a node", gb(size, one), "core_bw"),
+        (f"{n} messages at once, each", gb(size, pairs), "mem_bw"),
+        (f"{n} messages at once, the node", n * gb(size, pairs), "mem_bw"),
+        (f"one core receiving {k} at once", k * gb(size, gather), "core_bw"),
+    ]
+    for what, sim, key in rows:
+        value, why = src.get(key, (float("nan"), "not in the table"))
+        print(f"  {what:34s} {sim:8.2f} GB/s   {key} = {value / 1e9:.3g} GB/s: {why.split(' [')[0]}")
+    print("  (sources: the platform file's opening comment; none of these points was calibrated against a machine)")
 
 
 def main():
@@ -127,7 +191,10 @@ def main():
     sizes = "1,64,1024,16384,262144,4194304"
     status = 0
     for label, nodes, ppn in (("between nodes", 2, 1), ("inside a node", 1, 2)):
-        rows = simulate(args, platform, nodes, ppn, ["-m", sizes, "--algorithm", "pairwise"],
+        # On NAME-shm the ping-pong measures the messages alone: the pairwise
+        # exchange's copy of the rank's own block would be charged otherwise.
+        quiet = ["--sim-local-work", "off"] if is_node_model(platform) else []
+        rows = simulate(args, platform, nodes, ppn, ["-m", sizes, "--algorithm", "pairwise"] + quiet,
                         os.path.join(args.out, "pingpong"))
         t = {s: v for (a, _, s), v in rows.items()}
         big = max(t)
@@ -139,6 +206,8 @@ def main():
             print(f"model check: 1 B between nodes {t[1]:.3f} us, the platform's parameters give {want:.3f} us: "
                   f"{'OK' if ok else 'DIFFERS'}")
             status |= 0 if ok else 1
+    if is_node_model(platform):
+        node_model(args, platform)
     if args.pingpong_only:
         return status
     points = POINTS.get(name, [])

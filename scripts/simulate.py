@@ -73,6 +73,12 @@ SPEED_SETTINGS = [
     # messages with eager sends, a deadlock without); and Comm_create/split
     # bcast through the selected algorithm.
     "smpi/bcast:binomial_tree",
+    # One copy of the binary for every simulated rank: SMPI's default
+    # (dlopen) privatization loads a copy of the executable per rank, whose
+    # code pages were 85% of the memory (896 ranks: 1.44 GB against 0.23 GB)
+    # and cost a quarter of the wall time. mcb keeps its per-rank state per
+    # simulated actor (mcb/local_work.hpp, the logger), not in globals.
+    "smpi/privatization:no",
 ]
 # mcb's untimed bookkeeping (agreement, the max over ranks) calls
 # MPI_Allreduce and MPI_Reduce on each communicator; MPICH's selection first

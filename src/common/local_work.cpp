@@ -8,16 +8,17 @@
 #include "mcb/local_work.hpp"
 
 #include <mpi.h>
+#include <simgrid/actor.h>
 #include <simgrid/host.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
 
 namespace mcb::local_work {
 
 namespace {
 
-// One per simulated rank: SMPI privatizes the binary's data per rank.
 struct Meter {
   bool loaded = false;
   bool on = true;
@@ -25,9 +26,14 @@ struct Meter {
   double pending = 0;                           // seconds not yet charged
 };
 
+// One per simulated rank, indexed by its actor's pid: simulate.py runs
+// without privatization (smpi/privatization:no), so every rank shares this
+// process's globals.
 Meter& meter() {
-  static Meter m;
-  return m;
+  static std::vector<Meter> meters;
+  const auto pid = static_cast<std::size_t>(sg_actor_self_get_pid());
+  if (pid >= meters.size()) meters.resize(pid + 1);
+  return meters[pid];
 }
 
 double property(const char* name) {

@@ -115,6 +115,20 @@ elif WHAT == "local-work":
     check(f"MPI_Reduce_local of {S} B", on["reduce_local"] - base, p["call"] + 2 * S / p["reduce_bw"], rel=1e-9)
     for what in ("copy", "reduce3", "reduce_local"):
         check(f"{what} with --sim-local-work off", off[what], off["nothing"], rel=1e-9)
+    # mcb itself, through simulate.py's settings: Bruck's rotation of 4 ranks'
+    # 4 blocks of 64 KiB costs at least their copy, and nothing when off.
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from simrun import simulate
+    block = 65536
+    for mode in ("on", "off"):
+        out = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"mcb-model-{os.getpid()}-{mode}")
+        rows, _ = simulate(SIM, BUILD, PLATFORM, 1, 4, out, ["--algorithm", "bruck", "-m", f"{block}:{block}", "-i",
+                                                             "1", "-x", "0", "-c", "--sim-local-work", mode])
+        rotate = float(rows[("bruck", "none", block, "rotate")]["avg_us"]) * 1e-6
+        floor = 4 * block / p["copy_bw"] if mode == "on" else 0.0
+        holds(f"mcb_alltoall bruck's rotation with --sim-local-work {mode}",
+              rotate >= floor and (mode == "on" or rotate < 1e-7),
+              f"{rotate * 1e6:.3f} us (the copy of 4 blocks alone: {floor * 1e6:.3f} us)")
 else:
     sys.exit(f"model.py: unknown check {WHAT}")
 print("model checks: " + ("all hold" if not failed else f"{failed} FAILED"))

@@ -1,5 +1,6 @@
 #include "harness/benchmark.hpp"
 
+#include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -694,12 +695,38 @@ class Runner {
   double traffic_ = 0;  // the current plan's Plan::traffic(), max over ranks
 };
 
+#ifdef MCB_SIMULATE
+// The simulated ranks share one process's globals (simulate.py runs SMPI
+// without privatization), so one logger serves them all and says which
+// rank logs: the pattern flag %* writes the calling rank.
+class RankFlag final : public spdlog::custom_flag_formatter {
+ public:
+  void format(const spdlog::details::log_msg&, const std::tm&, spdlog::memory_buf_t& dest) override {
+    int rank = -1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const std::string text = std::to_string(rank);
+    dest.append(text.data(), text.data() + text.size());
+  }
+  std::unique_ptr<custom_flag_formatter> clone() const override { return std::make_unique<RankFlag>(); }
+};
+
+void setup_logging(int, int level) {
+  if (spdlog::get("mcb")) return;  // another simulated rank made it
+  auto formatter = std::make_unique<spdlog::pattern_formatter>();
+  formatter->add_flag<RankFlag>('*').set_pattern("[%H:%M:%S.%e] [%^%l%$] rank %*: %v");
+  auto logger = spdlog::stderr_color_mt("mcb");
+  logger->set_formatter(std::move(formatter));
+  logger->set_level(static_cast<spdlog::level::level_enum>(level));
+  spdlog::set_default_logger(logger);
+}
+#else
 void setup_logging(int rank, int level) {
   auto logger = spdlog::stderr_color_mt("mcb");
   logger->set_pattern("[%H:%M:%S.%e] [%^%l%$] rank " + std::to_string(rank) + ": %v");
   logger->set_level(static_cast<spdlog::level::level_enum>(level));
   spdlog::set_default_logger(logger);
 }
+#endif
 
 // The ranks of the first `nodes` nodes of `full` as a layout of their own
 // (collective over full.comm(); the other ranks get nullopt).
