@@ -1,16 +1,21 @@
 #!/usr/bin/env python3
 """Every claim of the five papers that a simulation can address, against
 what mcb shows at the same scale: one row per claim with the paper's number,
-mcb's simulated number with and without per-message costs, and HOLDS or
-DIFFERS under the tolerance stated per claim.
+mcb's simulated number with per-message costs, without them, and on the
+full model (per-message costs, the node's shared memory, cores that copy and
+local work: NAME-shm), each HOLDS or DIFFERS under the tolerance stated per
+claim, and a sensitivity mark: whether the full model's verdict changes with
+its memory and local-work costs halved or doubled (NAME-shm-half,
+NAME-shm-double).
 
-  scripts/claims.py                          # reads plots/paper-scale/ (plots/paper-scale/make.sh)
+  scripts/claims.py                          # reads plots/paper-scale/ (scripts/paper_scale.py run)
   scripts/claims.py --data DIR --markdown    # the table as Markdown (docs/claims.md carries it)
 
-Data: DIR/PART-PLATFORM/*.csv[.gz], written by plots/paper-scale/make.sh
-(PART: tra, ...; PLATFORM: the paper's machine, and NAME-nocost, the same
-without per-message costs). A claim whose data is not there says NO DATA
-and which part of make.sh makes it. The numbers are a model's (SimGrid
+Data: DIR/PART-PLATFORM/*.csv[.gz], written by scripts/paper_scale.py
+(PART: tra, ...; PLATFORM: the paper's machine NAME, NAME-nocost without
+per-message costs, NAME-shm the full model and its -half and -double
+twins). A claim whose data is not there says NO DATA and the command that
+makes it. The numbers are a model's (SimGrid
 SMPI, scripts/platforms/make_platforms.py), not the machines'.
 """
 import argparse
@@ -647,26 +652,43 @@ def main():
         return cache[key]
 
     header = ["claim", "paper", "figure", "what", "paper's value", "mcb, per-message costs", "verdict",
-              "mcb, no per-message costs", "verdict", "tolerance"]
+              "mcb, no per-message costs", "verdict", "mcb, full model (costs + memory + local work)", "verdict",
+              "sensitivity", "tolerance"]
+    models = {"": "costs", "-nocost": "nocost", "-shm": "shm", "-shm-half": "shm-half", "-shm-double": "shm-double"}
+
+    def verdict(evaluate, make, platform, suffix):
+        """(text, HOLDS / DIFFERS / -) of a claim on one platform variant."""
+        rows = rows_of(make, platform + suffix)
+        if not rows:
+            return f"NO DATA: scripts/paper_scale.py run --parts {make} --models {models[suffix]}", "-"
+        try:
+            text, holds = evaluate(rows)
+            return text, "HOLDS" if holds else "DIFFERS"
+        except LookupError as e:
+            return f"NO DATA ({e})", "-"
+
     table = []
     for cid, paper, fig, what, value, part, tol, evaluate in CLAIMS:
-        cells = []
         make, costs = COSTS[part]
-        for platform in (costs, costs + "-nocost"):
-            rows = rows_of(make, platform)
-            if not rows:
-                cells += [f"NO DATA: plots/paper-scale/make.sh {make}", "-"]
-                continue
-            try:
-                text, holds = evaluate(rows)
-                cells += [text, "HOLDS" if holds else "DIFFERS"]
-            except LookupError as e:
-                cells += [f"NO DATA ({e})", "-"]
-        table.append([cid, paper, fig, what, value] + cells + [tol])
+        cells = []
+        for suffix in ("", "-nocost", "-shm"):
+            cells += list(verdict(evaluate, make, costs, suffix))
+        # Sensitivity: the full model's verdict with its memory and local-work
+        # costs halved and doubled (NAME-shm-half, NAME-shm-double).
+        others = {f: verdict(evaluate, make, costs, suffix)[1] for f, suffix in (("x0.5", "-shm-half"),
+                                                                               ("x2", "-shm-double"))}
+        if cells[5] == "-" or "-" in others.values():
+            mark = "-"
+        elif all(v == cells[5] for v in others.values()):
+            mark = "stable"
+        else:
+            mark = "CHANGES (" + ", ".join(f"{f}: {v}" for f, v in others.items()) + ")"
+        table.append([cid, paper, fig, what, value] + cells + [mark, tol])
     for cid, paper, fig, what in NOT_YET:
-        table.append([cid, paper, fig, what, "-", "not simulated at the papers' scale yet", "-", "-", "-", "-"])
+        table.append([cid, paper, fig, what, "-", "not simulated at the papers' scale yet", "-", "-", "-", "-", "-",
+                      "-", "-"])
     for cid, paper, why in NOT_SIMULATED:
-        table.append([cid, paper, "all", "-", "-", "cannot be simulated by SMPI", "-", why, "-", "-"])
+        table.append([cid, paper, "all", "-", "-", "cannot be simulated by SMPI", "-", why, "-", "-", "-", "-", "-"])
     if args.markdown:
         print("| " + " | ".join(header) + " |")
         print("|" + "---|" * len(header))
@@ -675,13 +697,18 @@ def main():
     else:
         for row in table:
             print(f"{row[0]} ({row[1]}, {row[2]}): {row[3]}")
-            print(f"    paper: {row[4]}; tolerance: {row[9]}")
+            print(f"    paper: {row[4]}; tolerance: {row[12]}")
             print(f"    with per-message costs: {row[6]:8s} {row[5]}")
             print(f"    without:                {row[8]:8s} {row[7]}")
+            print(f"    full model:             {row[10]:8s} {row[9]} (sensitivity: {row[11]})")
     holds = sum(r[6] == "HOLDS" for r in table)
     differs = sum(r[6] == "DIFFERS" for r in table)
+    full_holds = sum(r[10] == "HOLDS" for r in table)
+    full_differs = sum(r[10] == "DIFFERS" for r in table)
+    changes = sum(r[11].startswith("CHANGES") for r in table)
     print(f"\n{holds} claims hold, {differs} differ (with per-message costs); {len(table) - holds - differs} without "
-          f"a verdict (no data, or not simulable)", file=sys.stderr)
+          f"a verdict (no data, or not simulable); full model: {full_holds} hold, {full_differs} differ, {changes} "
+          f"change verdict with the memory and local-work costs halved or doubled", file=sys.stderr)
     return 0
 
 

@@ -270,6 +270,16 @@ def variants():
         out[name + "-nocost"] = nocost
         out[name + "-shm"] = dict(m, shm=True, title=m["title"] + ", with the node's shared memory, cores that copy "
                                   "and local work charged (issue 30)")
+        # The claims' sensitivity (scripts/claims.py): the memory and local-work
+        # costs halved (rates doubled, latency and per-call overhead halved) or doubled.
+        for tag, factor in (("half", 0.5), ("double", 2.0)):
+            v = dict(out[name + "-shm"], title=out[name + "-shm"]["title"] + f"; memory and local-work costs x{factor:g} "
+                     "(sensitivity only)")
+            for key in ("core_bw", "copy_bw", "reduce_bw", "mem_bw"):
+                v[key] = (m[key][0] / factor, m[key][1], f"x{1 / factor:g} in this variant; " + m[key][2])
+            for key in ("mem_lat", "call"):
+                v[key] = (m[key][0] * factor, m[key][1], f"x{factor:g} in this variant; " + m[key][2])
+            out[f"{name}-shm-{tag}"] = v
     return out
 
 

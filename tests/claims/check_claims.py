@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """scripts/claims.py on crafted paper-scale CSVs with a known answer (no MPI):
-with per-message costs every TRA claim and the Sparbit claims on Yahoo are
-made to hold, without them each is made to differ; an empty data directory
+with per-message costs and on the full model every TRA claim and the
+Sparbit claims on Yahoo are made to hold, without per-message costs each is
+made to differ, and the full model's -double twin differs (the sensitivity
+mark says the verdict changes); an empty data directory
 gives NO DATA with the command that makes the data; the papers SMPI cannot
 simulate have their rows.
 
@@ -88,7 +90,10 @@ def compare(good):
 
 def main():
     claims_py, work = sys.argv[1:3]
-    for platform, good in (("theta-256x64", True), ("theta-256x64-nocost", False)):
+    # The full model (-shm) made to hold, its -half twin too and its -double
+    # twin to differ: every claim's sensitivity mark says CHANGES.
+    for platform, good in (("theta-256x64", True), ("theta-256x64-nocost", False), ("theta-256x64-shm", True),
+                           ("theta-256x64-shm-half", True), ("theta-256x64-shm-double", False)):
         d = os.path.join(work, "data", f"tra-{platform}")
         os.makedirs(d, exist_ok=True)
         for p, n in ((512, 8), (1024, 16), (2048, 32)):
@@ -108,21 +113,25 @@ def main():
         if len(cells) < 9 or cells[0] not in TRA_CLAIMS | SPARBIT_CLAIMS:
             continue
         seen.add(cells[0])
-        if cells[6] != "HOLDS" or cells[8] != "DIFFERS":
-            print(f"FAIL: {cells[0]}: expected HOLDS with costs and DIFFERS without, got {cells[6]} / {cells[8]}")
+        if cells[6] != "HOLDS" or cells[8] != "DIFFERS" or cells[10] != "HOLDS":
+            print(f"FAIL: {cells[0]}: expected HOLDS with costs, DIFFERS without, HOLDS on the full model, got "
+                  f"{cells[6]} / {cells[8]} / {cells[10]}")
+            failed += 1
+        if cells[11] != "CHANGES (x0.5: HOLDS, x2: DIFFERS)":
+            print(f"FAIL: {cells[0]}: expected the sensitivity mark CHANGES (x0.5: HOLDS, x2: DIFFERS), got {cells[11]}")
             failed += 1
     if seen != TRA_CLAIMS | SPARBIT_CLAIMS:
         print(f"FAIL: no row for {sorted(TRA_CLAIMS | SPARBIT_CLAIMS - seen)}")
         failed += 1
-    if "13 claims hold, 0 differ" not in out.stderr:
-        print("FAIL: expected '13 claims hold, 0 differ' in the summary")
+    if "13 claims hold, 0 differ" not in out.stderr or "full model: 13 hold, 0 differ, 13 change" not in out.stderr:
+        print("FAIL: expected '13 claims hold, 0 differ' and 'full model: 13 hold, 0 differ, 13 change' in the summary")
         failed += 1
     if "cannot be simulated by SMPI" not in out.stdout:
         print("FAIL: no row for the papers SMPI cannot simulate")
         failed += 1
     empty = subprocess.run([sys.executable, claims_py, "--data", os.path.join(work, "none")], capture_output=True,
                            text=True)
-    if empty.returncode != 0 or "NO DATA: plots/paper-scale/make.sh tra" not in empty.stdout:
+    if empty.returncode != 0 or "NO DATA: scripts/paper_scale.py run --parts tra --models costs" not in empty.stdout:
         print(f"FAIL: no data should say NO DATA and the command (exit {empty.returncode})")
         failed += 1
     print("claims: ok" if not failed else f"claims: {failed} failures")

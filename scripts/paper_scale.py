@@ -1,0 +1,353 @@
+#!/usr/bin/env python3
+"""The paper-scale set (plots/paper-scale/) as a list of independent
+simulations, regenerated locally or as a Slurm job array, resumable.
+
+  scripts/paper_scale.py list [--parts tra,sparbit] [--models shm]      # the points, done or not, and estimates
+  scripts/paper_scale.py run -j 2 [--parts ...] [--models ...]          # every point not done, 2 at a time
+  scripts/paper_scale.py run --index 7                                  # one point (a job array task)
+  scripts/paper_scale.py slurm --account A --partition P --time 4:00:00 [--submit [--wait]]   # a job array
+  scripts/paper_scale.py merge                                          # what needs every point (Sparbit's cells)
+
+A point is one simulate.py launch of one mcb binary (directly, or through a
+figure script of scripts/ with MCB_LAUNCHER=sim:PLATFORM and one node or
+process count) and the CSV files it writes into
+plots/paper-scale/PART-PLATFORM/ (gzip once written). A point is done when
+its files are there, so every command skips what is done and a cut-short
+run resumes where it stopped. Each finished point's wall time goes into
+plots/paper-scale/walltimes.tsv, from which `list` estimates the rest.
+
+Parts (the papers' figures at their own scale; --parts):
+  tra       the TRA paper on theta-256x64 (64 ranks per node): Figure 8
+            (TRA's time against its radix, P = 512, 1024, 2048; S = 16, 128,
+            1024, 8192 B), Figure 9 (TRA2's phases against r1 and r2, same
+            P) and Figure 10 (system, TRA, TRA2 against S, P = 64 to 2048).
+            Hours per P from 1024 on (Figure 8 at P = 2048: about 8 h).
+  locality  the locality paper on dane-32x112: Figure 10 at 32 x 112 (3584
+            ranks; every algorithm of the figure that SMPI can finish at
+            this scale, 4 per leader or group, both inner exchanges, 4, 64,
+            1024 and 4096 B; the gather-based ones at 4096 B with SMPI's
+            linear gather and scatter, as its binomial ones keep P x 4 KiB
+            per rank in private memory; the standalone nonblocking exchange,
+            12.8 million messages in flight at once, left out: see
+            docs/claims.md) and Figure 13 (hierarchical, isolated phases, 8
+            nodes).
+  nodes     its Figures 11 and 12: the algorithms of Figure 10 (not the
+            standalone exchanges) on 2, 4 and 8 nodes x 112 in one launch
+            (mcb --nodes), 4 and 4096 B; 16 nodes in two launches, 4 B with
+            every algorithm and 4096 B with system, node-aware and
+            locality-aware only (memory); the 32-node points are Figure 10's.
+            Written into locality-PLATFORM/.
+  sparbit   the Sparbit paper's Figure 5 and Tables I-II: every allgather, 1 B
+            to 1 MiB, the paper's process counts (5, 13, 21, ... and 8, 16,
+            24, ...) in block order and, at multiples of the node count,
+            cyclic, on yahoo-16x8 (P up to 128) and cervino-5x32 (P up to
+            160), one point per count; `merge` (run at the end of `run`)
+            writes allgather_sparbit-cells.csv and compare_best.txt.
+Some committed files predate this list (other names, the tra2 and
+calibration runs): they are kept, and claims.py reads every CSV of a
+directory. Models (--models; the platform variants
+of scripts/platforms/make_platforms.py): costs (NAME: per-message costs),
+nocost (NAME-nocost), shm (NAME-shm: the node's memory, its cores and
+local work), shm-half and shm-double (NAME-shm with the local-work and
+memory costs halved or doubled: the claims' sensitivity). Default: every
+part, models costs, nocost and shm.
+
+Simulated times are a model's (SimGrid SMPI), not the machines': see
+docs/simulation.md. Buffers of 64 KiB and more are SMPI's shared pages, so
+nothing is validated here (tests/simulate validates the same code small).
+"""
+import argparse
+import gzip
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+MODELS = {"costs": "", "nocost": "-nocost", "shm": "-shm", "shm-half": "-shm-half", "shm-double": "-shm-double"}
+DEFAULT_MODELS = ("costs", "nocost", "shm")
+PARTS = ("tra", "locality", "nodes", "sparbit")
+MCB_ARGS = "-i 1 -x 0 --sim-shared-malloc 65536 --progress 120"
+LOCALITY_ALGORITHMS = ("node_aware", "locality_aware", "multileader_node_aware", "hierarchical", "multileader",
+                       "system", "pairwise")
+FAMILY = ["--inner", "pairwise,nonblocking", "--procs-per-leader", "4", "--procs-per-group", "4"]
+# SMPI's binomial gather and scatter keep P x 4 KiB temporaries per rank in
+# private memory (more than 24 GB at 3584 ranks); the linear ones do not.
+LINEAR_GATHERS = ["--cfg", "smpi/gather:ompi_basic_linear", "--cfg", "smpi/scatter:ompi_basic_linear"]
+
+
+class Point:
+    """One simulation: `cmd` (run from the repository root with `env`)
+    writes `outputs` (names in `out`, the part's directory)."""
+
+    def __init__(self, part, model, platform, name, cmd, outputs, env=None, estimate=600, directory=None):
+        self.part, self.model, self.platform, self.name = part, model, platform, name
+        self.cmd, self.outputs, self.env, self.estimate = cmd, outputs, env or {}, estimate
+        self.out = os.path.join("plots", "paper-scale", directory or f"{part}-{platform}")
+        self.id = f"{part}-{platform}/{name}"
+
+    def log(self, root):
+        return os.path.join(root, self.out, "." + self.name + ".log")
+
+    def done(self, root):
+        """Its files are there (gzip, or plain as some committed ones) and no
+        log of a run that failed or was cut short (removed on success)."""
+        return not os.path.isfile(self.log(root)) and all(
+            os.path.isfile(os.path.join(root, self.out, f + ".gz")) or os.path.isfile(os.path.join(root, self.out, f))
+            for f in self.outputs)
+
+
+def launch(platform, nodes, per_node, binary, args, csv, cfg=()):
+    return ([sys.executable, os.path.join(HERE, "simulate.py"), "--platform", platform, "--nodes", str(nodes),
+             "--ranks-per-node", str(per_node), "--timeout", "86400", "--launch"] + list(cfg) +
+            ["--", os.path.join("{bin}", binary)] + list(args) + ["--csv", csv] + shlex.split(MCB_ARGS))
+
+
+def figure_script(script, platform, out, nodes, per_node, **env):
+    """A figure script of scripts/ through the simulator (batch.sh's sim:)."""
+    e = {"MCB_LAUNCHER": f"sim:{platform}", "MCB_RESULTS": out, "MCB_NODES": str(nodes),
+         "MCB_RANKS_PER_NODE": str(per_node), "MCB_VALIDATE": "0", "MCB_RUNS": "1", "MCB_ARGS": MCB_ARGS}
+    e.update({k: str(v) for k, v in env.items()})
+    return [os.path.join(HERE, script)], e
+
+
+def points(parts, models, small=False):
+    """Every point of `parts` x `models`, in a fixed order (a job array's
+    index is a position in it). `small`: the CI smoke set (yahoo-16x8,
+    two small process counts, two sizes)."""
+    out = []
+    for model in models:
+        suffix = MODELS[model]
+        if small:
+            platform = "yahoo-16x8" + suffix
+            base = os.path.join("plots", "paper-scale", f"sparbit-{platform}")
+            for p in (5, 8):
+                cmd, env = figure_script("allgather_sparbit.sbatch", platform, base, 2, 8, MCB_PROCS=p, MCB_SIZES="1:4",
+                                         MCB_CELLS=0)
+                names = [f"allgather_sparbit-block-n{p}-run1.csv"] + (
+                    [f"allgather_sparbit-cyclic-n{p}-run1.csv"] if p % 2 == 0 else [])
+                out.append(Point("sparbit", model, platform, f"n{p}", cmd, names, env, estimate=2))
+            continue
+        if "tra" in parts:
+            platform = "theta-256x64" + suffix
+            base = os.path.join("plots", "paper-scale", f"tra-{platform}")
+            for n in (8, 16, 32):
+                ranks = n * 64
+                cmd, env = figure_script("tra_radix.sbatch", platform, base, n, 64, MCB_NODE_COUNTS=n,
+                                         MCB_SIZES="16,128,1024,8192")
+                out.append(Point("tra", model, platform, f"fig8-N{n}", cmd, [f"tra_radix-N{n}-n{ranks}-run1.csv"], env,
+                                 estimate={8: 1500, 16: 7200, 32: 28800}[n]))
+                cmd, env = figure_script("tra2_radix.sbatch", platform, base, n, 64, MCB_NODE_COUNTS=n)
+                out.append(Point("tra", model, platform, f"fig9-N{n}", cmd,
+                                 [f"tra2_radix_{w}-N{n}-n{ranks}-run1.csv" for w in ("intra", "inter")], env,
+                                 estimate={8: 150, 16: 210, 32: 660}[n]))
+            cmd, env = figure_script("tra_compare.sbatch", platform, base, 32, 64, MCB_SIZES="16:4096")
+            out.append(Point("tra", model, platform, "fig10", cmd, ["tra_compare-N32-n2048-run1.csv"], env,
+                             estimate=21600))
+        if "locality" in parts:
+            platform = "dane-32x112" + suffix
+            base = os.path.join("plots", "paper-scale", f"locality-{platform}")
+            for algorithm in LOCALITY_ALGORITHMS:
+                runs = [("4,64,1024", "", ()), ("4096:4096", "4096B-lineargather-", LINEAR_GATHERS)] if algorithm in (
+                    "hierarchical", "multileader", "multileader_node_aware") else [("4,64,1024,4096", "", ())]
+                for sizes, tag, cfg in runs:
+                    name = f"alltoall_sizes-{algorithm}-{tag}N32-n3584-run1.csv"
+                    cmd = launch(platform, 32, 112, "mcb_alltoall", ["--algorithm", algorithm] + FAMILY +
+                                 ["-m", sizes], os.path.join(base, name), cfg)
+                    out.append(Point("locality", model, platform, f"fig10-{algorithm}{'-' + tag[:-1] if tag else ''}",
+                                     cmd, [name], estimate=2400 if algorithm == "pairwise" else 900))
+            name = "breakdown_hierarchical-N8-n896-run1.csv"
+            cmd = launch(platform, 8, 112, "mcb_alltoall", ["--algorithm", "hierarchical", "--inner",
+                                                            "pairwise,nonblocking", "--phase-mode", "isolated", "-m",
+                                                            "4,64,256,1024,4096"], os.path.join(base, name))
+            out.append(Point("locality", model, platform, "fig13", cmd, [name], estimate=300))
+        if "nodes" in parts:
+            platform = "dane-32x112" + suffix
+            base = os.path.join("plots", "paper-scale", f"locality-{platform}")
+            every = "system,hierarchical,multileader,node_aware,locality_aware,multileader_node_aware"
+            for tag, n, args in (("N8-n896", 8, ["--algorithm", every, "-m", "4,4096", "--nodes", "2,4,8"]),
+                                 ("4B-N16-n1792", 16, ["--algorithm", every, "-m", "4:4"]),
+                                 ("4096B-N16-n1792", 16, ["--algorithm", "system,node_aware,locality_aware", "-m",
+                                                          "4096:4096"])):
+                name = f"alltoall_nodes-{tag}-run1.csv"
+                cmd = launch(platform, n, 112, "mcb_alltoall", args + FAMILY, os.path.join(base, name))
+                out.append(Point("nodes", model, platform, f"fig11-{tag}", cmd, [name], estimate=1200,
+                                 directory=f"locality-{platform}"))
+        if "sparbit" in parts:
+            for machine, nodes, per_node in (("yahoo-16x8", 16, 8), ("cervino-5x32", 5, 32)):
+                platform = machine + suffix
+                base = os.path.join("plots", "paper-scale", f"sparbit-{platform}")
+                total = nodes * per_node
+                for p in sorted(list(range(5, total + 1, 8)) + list(range(8, total + 1, 8))):
+                    cmd, env = figure_script("allgather_sparbit.sbatch", platform, base, nodes, per_node, MCB_PROCS=p,
+                                             MCB_CELLS=0)
+                    names = [f"allgather_sparbit-block-n{p}-run1.csv"] + (
+                        [f"allgather_sparbit-cyclic-n{p}-run1.csv"] if p % nodes == 0 else [])
+                    out.append(Point("sparbit", model, platform, f"n{p}", cmd, names, env,
+                                     estimate=max(5, p * p // 400)))
+    return out
+
+
+def walltimes(root):
+    """{point id: seconds} of the points run so far (the last time each ran)."""
+    path = os.path.join(root, "plots", "paper-scale", "walltimes.tsv")
+    seen = {}
+    if os.path.isfile(path):
+        for line in open(path):
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) >= 2 and not line.startswith("#"):
+                seen[parts[0]] = float(parts[1])
+    return seen
+
+
+def run_point(pt, root, build, dry):
+    """Runs one point unless done; gzips its outputs; records its wall time.
+    Returns (status, seconds): status 'done' (already), 'ok' or 'FAIL ...'."""
+    if pt.done(root):
+        return "done", 0.0
+    binaries = os.path.abspath(os.path.join(root, build, "src"))
+    cmd = [c.replace("{bin}", binaries) for c in pt.cmd]
+    # A job array task runs the simulation itself: the figure scripts must not
+    # take the task's one-core allocation for the simulated machine.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SLURM_")}
+    env.update({k: v.replace("{bin}", binaries) for k, v in pt.env.items()}, MCB_BIN=binaries)
+    if dry:
+        print(f"[paper_scale] {pt.id}: " + " ".join(f"{k}={shlex.quote(v)}" for k, v in pt.env.items()) + " " +
+              " ".join(shlex.quote(c) for c in cmd), flush=True)
+        return "dry", 0.0
+    os.makedirs(os.path.join(root, pt.out), exist_ok=True)
+    print(f"[paper_scale] {pt.id}: start", flush=True)
+    start = time.time()
+    log = pt.log(root)
+    with open(log, "w") as f:
+        rc = subprocess.run(cmd, cwd=root, env=env, stdout=f, stderr=subprocess.STDOUT).returncode
+    wall = time.time() - start
+    missing = [o for o in pt.outputs if not os.path.isfile(os.path.join(root, pt.out, o)) and
+               not os.path.isfile(os.path.join(root, pt.out, o + ".gz"))]
+    if rc != 0 or missing:
+        tail = open(log, errors="replace").read()[-1500:]
+        why = f"exit {rc}" if rc else f"no {', '.join(missing)}"
+        return f"FAIL ({why}; log {log}):\n{tail}", wall
+    for o in pt.outputs:
+        path = os.path.join(root, pt.out, o)
+        if os.path.isfile(path):
+            with open(path, "rb") as src, gzip.open(path + ".gz", "wb") as dst:
+                shutil.copyfileobj(src, dst)
+            os.remove(path)
+    os.remove(log)
+    with open(os.path.join(root, "plots", "paper-scale", "walltimes.tsv"), "a") as f:
+        f.write(f"{pt.id}\t{wall:.1f}\t{time.strftime('%Y-%m-%dT%H:%M:%S')}\n")
+    return "ok", wall
+
+
+def merge(root, pts):
+    """What needs every point of a directory: Sparbit's best-algorithm cells
+    (scripts/compare_best.py over every process count), made again once
+    every point of the directory is done."""
+    for out_dir in sorted({pt.out for pt in pts if pt.part == "sparbit"}):
+        group = [pt for pt in pts if pt.out == out_dir]
+        if not all(pt.done(root) for pt in group):
+            continue
+        out = os.path.join(root, out_dir)
+        cells = os.path.join(out, "allgather_sparbit-cells.csv")
+        files = sorted(os.path.join(out, f) for pt in group for o in pt.outputs
+                       for f in (o, o + ".gz") if os.path.isfile(os.path.join(out, f)))
+        with open(os.path.join(out, "compare_best.txt"), "w") as f:
+            subprocess.run([sys.executable, os.path.join(HERE, "compare_best.py")] + files + ["--cells", cells],
+                           stdout=f, check=True)
+        print(f"[paper_scale] merged {out_dir}: allgather_sparbit-cells.csv, compare_best.txt", flush=True)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("command", choices=["list", "run", "slurm", "merge"])
+    p.add_argument("--parts", default=",".join(PARTS), help=f"comma-separated: {', '.join(PARTS)}")
+    p.add_argument("--models", default=",".join(DEFAULT_MODELS), help=f"comma-separated: {', '.join(MODELS)}")
+    p.add_argument("--small", action="store_true", help="the CI smoke set: yahoo-16x8, 5 and 8 ranks, 1-4 B")
+    p.add_argument("--root", default=ROOT, help="where plots/paper-scale/ is (default: this repository)")
+    p.add_argument("--build", default="build-sim", help="the simulation build, relative to --root or absolute")
+    p.add_argument("-j", "--jobs", type=int, default=1, help="run: points at once (each one simulation process)")
+    p.add_argument("--index", type=int, help="run: only the point at this position of `list` (a job array task)")
+    p.add_argument("--dry-run", action="store_true", help="run: print the commands, run nothing")
+    p.add_argument("--account", help="slurm: the account (sbatch -A)")
+    p.add_argument("--partition", help="slurm: the partition (sbatch -p)")
+    p.add_argument("--time", default="24:00:00", help="slurm: the time limit of each task (sbatch -t)")
+    p.add_argument("--submit", action="store_true", help="slurm: submit the array (default: print the script)")
+    p.add_argument("--wait", action="store_true", help="slurm: with --submit, wait for the array to end (sbatch --wait)")
+    args = p.parse_args()
+    parts = [x for x in args.parts.split(",") if x]
+    models = [x for x in args.models.split(",") if x]
+    for x in parts:
+        if x not in PARTS:
+            sys.exit(f"paper_scale.py: no part '{x}' (parts: {', '.join(PARTS)})")
+    for x in models:
+        if x not in MODELS:
+            sys.exit(f"paper_scale.py: no model '{x}' (models: {', '.join(MODELS)})")
+    if args.jobs < 1:
+        sys.exit(f"paper_scale.py: -j {args.jobs}: expected a positive count")
+    root = os.path.abspath(args.root)
+    pts = points(parts, models, args.small)
+    seen = walltimes(root)
+    if args.command == "list":
+        todo = 0.0
+        for i, pt in enumerate(pts):
+            done = pt.done(root)
+            est = seen.get(pt.id, pt.estimate)
+            todo += 0 if done else est
+            took = f"took {seen[pt.id]:.0f} s" if pt.id in seen else f"about {pt.estimate} s (estimate)"
+            print(f"{i:4d}  {'done' if done else 'todo':4s}  {pt.id:60s} {took}")
+        print(f"# {sum(not pt.done(root) for pt in pts)} of {len(pts)} points to run, about {todo / 3600:.1f} h "
+              f"on one core (recorded wall times where a point has run, estimates elsewhere)")
+        return 0
+    if args.command == "merge":
+        merge(root, pts)
+        return 0
+    if args.command == "slurm":
+        sel = [f"--parts {','.join(parts)}", f"--models {','.join(models)}"] + (["--small"] if args.small else [])
+        opts = [f"#SBATCH --array=0-{len(pts) - 1}", "#SBATCH --ntasks=1", f"#SBATCH --time={args.time}",
+                "#SBATCH --job-name=mcb-paper-scale", "#SBATCH --output=mcb-paper-scale-%A_%a.out"]
+        opts += [f"#SBATCH --account={args.account}"] if args.account else []
+        opts += [f"#SBATCH --partition={args.partition}"] if args.partition else []
+        script = "\n".join(["#!/usr/bin/env bash"] + opts + [
+            "# One simulation per task (scripts/paper_scale.py); done points are skipped, so the array can be",
+            "# submitted again to resume. Then: scripts/paper_scale.py merge.",
+            f"exec {shlex.quote(sys.executable)} {shlex.quote(os.path.abspath(__file__))} run --root "
+            f"{shlex.quote(root)} --build {shlex.quote(args.build)} {' '.join(sel)} --index \"$SLURM_ARRAY_TASK_ID\""]) + "\n"
+        if not args.submit:
+            sys.stdout.write(script)
+            return 0
+        path = os.path.join(root, "plots", "paper-scale", "array.sbatch")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(script)
+        return subprocess.run(["sbatch"] + (["--wait"] if args.wait else []) + [path], cwd=root).returncode
+    # run
+    if args.index is not None:
+        if not 0 <= args.index < len(pts):
+            sys.exit(f"paper_scale.py: --index {args.index}: the selection has points 0-{len(pts) - 1}")
+        pts = [pts[args.index]]
+    todo = [pt for pt in pts if not pt.done(root)]
+    est = sum(seen.get(pt.id, pt.estimate) for pt in todo)
+    print(f"[paper_scale] {len(todo)} of {len(pts)} points to run (about {est / 3600:.1f} h on one core, "
+          f"{est / 3600 / args.jobs:.1f} h with -j {args.jobs})", flush=True)
+    start, failed = time.time(), 0
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for pt, (status, wall) in zip(todo, pool.map(lambda q: run_point(q, root, args.build, args.dry_run), todo)):
+            if status.startswith("FAIL"):
+                failed += 1
+                print(f"[paper_scale] {pt.id}: {status}", flush=True)
+            elif status == "ok":
+                print(f"[paper_scale] {pt.id}: done in {wall:.1f} s", flush=True)
+    if not args.dry_run and args.index is None:
+        merge(root, pts)
+    print(f"[paper_scale] {len(todo) - failed} of {len(todo)} points run, {failed} failed, "
+          f"{time.time() - start:.0f} s of wall time", flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
