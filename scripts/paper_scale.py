@@ -29,7 +29,8 @@ Parts (the papers' figures at their own scale; --parts):
             linear gather and scatter, as its binomial ones keep P x 4 KiB
             per rank in private memory; the standalone nonblocking exchange,
             12.8 million messages in flight at once, left out: see
-            docs/claims.md) and Figure 13 (hierarchical, isolated phases, 8
+            docs/claims.md), Figures 7-9 at 4 B (4, 8 and 16 processes per
+            leader or group) and Figure 13 (hierarchical, isolated phases, 8
             nodes).
   nodes     its Figures 11 and 12: the algorithms of Figure 10 (not the
             standalone exchanges) on 2, 4 and 8 nodes x 112 in one launch
@@ -160,6 +161,14 @@ def points(parts, models, small=False):
                                  ["-m", sizes], os.path.join(base, name), cfg)
                     out.append(Point("locality", model, platform, f"fig10-{algorithm}{'-' + tag[:-1] if tag else ''}",
                                      cmd, [name], estimate=2400 if algorithm == "pairwise" else 900))
+            # Figures 7-9 at 4 B: 4, 8 and 16 processes per leader or group.
+            for algorithm in ("hierarchical", "multileader", "node_aware", "locality_aware", "multileader_node_aware"):
+                name = f"alltoall_leaders-{algorithm}-4B-N32-n3584-run1.csv"
+                cmd = launch(platform, 32, 112, "mcb_alltoall", ["--algorithm", algorithm, "--inner",
+                                                                 "pairwise,nonblocking", "--procs-per-leader", "4,8,16",
+                                                                 "--procs-per-group", "4,8,16", "-m", "4:4"],
+                             os.path.join(base, name))
+                out.append(Point("locality", model, platform, f"fig7-9-{algorithm}", cmd, [name], estimate=900))
             name = "breakdown_hierarchical-N8-n896-run1.csv"
             cmd = launch(platform, 8, 112, "mcb_alltoall", ["--algorithm", "hierarchical", "--inner",
                                                             "pairwise,nonblocking", "--phase-mode", "isolated", "-m",
