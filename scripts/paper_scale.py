@@ -20,7 +20,9 @@ Parts (the papers' figures at their own scale; --parts):
   tra       the TRA paper on theta-256x64 (64 ranks per node): Figure 8
             (TRA's time against its radix, P = 512, 1024, 2048; S = 16, 128,
             1024, 8192 B), Figure 9 (TRA2's phases against r1 and r2, same
-            P) and Figure 10 (system, TRA, TRA2 against S, P = 64 to 2048).
+            P), Figure 10 (system, TRA, TRA2 against S, P = 64 to 2048) and
+            the paper's stated points at P = 2048 (TRA radix 2 and 46 at 128
+            B; system, TRA, TRA2 at 32 B: calibrate.py's runs).
             Hours per P from 1024 on (Figure 8 at P = 2048: about 8 h).
   locality  the locality paper on dane-32x112: Figure 10 at 32 x 112 (3584
             ranks; every algorithm of the figure that SMPI can finish at
@@ -146,6 +148,15 @@ def points(parts, models, small=False):
                 out.append(Point("tra", model, platform, f"fig9-N{n}", cmd,
                                  [f"tra2_radix_{w}-N{n}-n{ranks}-run1.csv" for w in ("intra", "inter")], env,
                                  estimate={8: 150, 16: 210, 32: 660}[n]))
+            # The paper's stated points at P = 2048 (scripts/calibrate.py's runs):
+            # TRA radix 2 and 46 at 128 B; system, TRA and TRA2 at 32 B.
+            for tag, args in (("128B", ["-m", "128:128", "--algorithm", "tra", "--radix", "2,46"]),
+                              ("32B", ["-m", "32:32", "--algorithm", "system,tra,tra2", "--radix", "46",
+                                       "--radix-intra", "8", "--radix-inter", "32"])):
+                name = f"calibrate_tra_{tag}-N32-n2048-run1.csv"
+                out.append(Point("tra", model, platform, f"p2048-{tag}", launch(platform, 32, 64, "mcb_alltoall", args,
+                                                                               os.path.join(base, name)),
+                                 [name], estimate=300))
             cmd, env = figure_script("tra_compare.sbatch", platform, base, 32, 64, MCB_SIZES="16:4096")
             out.append(Point("tra", model, platform, "fig10", cmd, ["tra_compare-N32-n2048-run1.csv"], env,
                              estimate=21600))
