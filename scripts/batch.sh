@@ -145,6 +145,29 @@ launch_ranks() {
   run_step "$p ranks" "${cmd[@]}"
 }
 
+# launch_dealt RANKS BINARY ARGS...: RANKS ranks dealt over the run's nodes,
+# as Open MPI's --map-by node does (the Sparbit paper's cyclic mapping at
+# any process count): node i runs RANKS/nodes ranks, one more for the first
+# RANKS % nodes; mcb numbers them in cyclic order (--rank-order cyclic).
+# Real nodes only (the simulator's, or Slurm's without MCB_RANKS_PER_NODE):
+# mcb's virtual nodes are equal.
+launch_dealt() {
+  local p=$1 binary=$bin/$2 cmd n=$nodes
+  ((p < n)) && n=$p
+  case $launcher in
+    sim:*)
+      cmd=("$batch_scripts/simulate.py" --platform "${launcher#sim:}" --ranks "$p" --nodes "$nodes" --deal --launch \
+        -- "$binary") ;;
+    srun*)
+      ((virtual)) && die "launch_dealt: $p ranks dealt over nodes needs real nodes (unset MCB_RANKS_PER_NODE)"
+      # shellcheck disable=SC2206 # the launcher is a word list
+      cmd=($launcher -n "$p" -N "$n" "$binary") ;;
+    *) die "launch_dealt: $p ranks dealt over nodes needs real nodes (sim: or srun), not $launcher" ;;
+  esac
+  cmd+=("${@:3}" --rank-order cyclic "${mcb_args[@]}")
+  run_step "$p ranks dealt over $n nodes" "${cmd[@]}"
+}
+
 # csv_name STEM: the results file of one run, named after the script, the
 # shape and the repetition: STEM-N{nodes}-n{ranks}-run{r}.csv
 csv_name() {

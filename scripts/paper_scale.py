@@ -42,8 +42,8 @@ Parts (the papers' figures at their own scale; --parts):
             Written into locality-PLATFORM/.
   sparbit   the Sparbit paper's Figure 5 and Tables I-II: every allgather, 1 B
             to 1 MiB, the paper's process counts (5, 13, 21, ... and 8, 16,
-            24, ...) in block order and, at multiples of the node count,
-            cyclic, on yahoo-16x8 (P up to 128) and cervino-5x32 (P up to
+            24, ...) in block order and cyclic (dealt over the nodes, as the
+            paper's Open MPI --map-by node), on yahoo-16x8 (P up to 128) and cervino-5x32 (P up to
             160), one point per count; `merge` (run at the end of `run`)
             writes allgather_sparbit-cells.csv and compare_best.txt.
 Some committed files predate this list (other names, the tra2 and
@@ -131,8 +131,7 @@ def points(parts, models, small=False):
             for p in (5, 8):
                 cmd, env = figure_script("allgather_sparbit.sbatch", platform, base, 2, 8, MCB_PROCS=p, MCB_SIZES="1:4",
                                          MCB_CELLS=0)
-                names = [f"allgather_sparbit-block-n{p}-run1.csv"] + (
-                    [f"allgather_sparbit-cyclic-n{p}-run1.csv"] if p % 2 == 0 else [])
+                names = [f"allgather_sparbit-{order}-n{p}-run1.csv" for order in ("block", "cyclic")]
                 out.append(Point("sparbit", model, platform, f"n{p}", cmd, names, env, estimate=2))
             continue
         if "tra" in parts:
@@ -205,8 +204,7 @@ def points(parts, models, small=False):
                 for p in sorted(list(range(5, total + 1, 8)) + list(range(8, total + 1, 8))):
                     cmd, env = figure_script("allgather_sparbit.sbatch", platform, base, nodes, per_node, MCB_PROCS=p,
                                              MCB_CELLS=0)
-                    names = [f"allgather_sparbit-block-n{p}-run1.csv"] + (
-                        [f"allgather_sparbit-cyclic-n{p}-run1.csv"] if p % nodes == 0 else [])
+                    names = [f"allgather_sparbit-{order}-n{p}-run1.csv" for order in ("block", "cyclic")]
                     out.append(Point("sparbit", model, platform, f"n{p}", cmd, names, env,
                                      estimate=max(5, p * p // 400)))
     return out

@@ -213,16 +213,18 @@ def smpirun_command(args, platform, hostfile, tmp, np, binary):
     return cmd + [f"--cfg={c}" for c in cfg] + ["--log=root.thresh:warning", os.path.abspath(binary)]
 
 
-def launch(args, platform, hosts, per_node, binary, rest, ranks=None):
+def launch(args, platform, hosts, per_node, binary, rest, ranks=None, dealt=None):
     """--launch: the command once, as given, streamed; its exit status (1 if
     SMPI reported a deadlock, 124 on timeout). With `ranks`, the hosts are
-    filled in order, per_node each, the last one with the rest."""
+    filled in order, per_node each, the last one with the rest; with
+    `dealt`, node i takes dealt[i] ranks."""
     ranks = ranks or len(hosts) * per_node
+    counts = dealt or [min(per_node, ranks - i * per_node) for i in range(len(hosts))]
     with tempfile.TemporaryDirectory(prefix="mcb-sim-") as tmp:
         hostfile = os.path.join(tmp, "hosts")
         with open(hostfile, "w") as f:
-            for i, node in enumerate(hosts):
-                f.writelines(hostfile_lines(node, min(per_node, ranks - i * per_node)))
+            for node, k in zip(hosts, counts):
+                f.writelines(hostfile_lines(node, k))
         rest = [os.path.abspath(a) if prev == "--csv" else a for prev, a in zip([""] + rest, rest)]
         cmd = smpirun_command(args, platform, hostfile, tmp, ranks, binary) + rest
         rc, out, wall = run(cmd, tmp, args.timeout)
@@ -240,6 +242,9 @@ def main():
     p.add_argument("--ranks", type=int,
                    help="with --launch: this many ranks, --ranks-per-node on each host in order and the rest on the "
                         "last (the nodes it takes; a count that need not fill whole nodes)")
+    p.add_argument("--deal", action="store_true",
+                   help="with --launch, --ranks P and --nodes N: the P ranks dealt over the N nodes (counts differing "
+                        "by at most one, as Open MPI's --map-by node; run mcb with --rank-order cyclic for its order)")
     p.add_argument("--ranks-per-node", type=int, help="ranks per host (default: the host's cores)")
     p.add_argument("--build", default="build-sim", help="the simulation build (cmake -DMCB_SIMULATE=ON)")
     p.add_argument("--out", default="results-sim", help="directory for the CSV files")
@@ -265,7 +270,18 @@ def main():
     platform = platform_file(args.platform)
     hosts = platform_nodes(platform)
     per_node = args.ranks_per_node or node_slots(hosts[0])
-    if args.ranks is not None:
+    dealt = None
+    if args.deal:
+        if not args.launch or args.ranks is None or not args.nodes or "," in args.nodes:
+            sys.exit("simulate.py: --deal goes with --launch, --ranks P and one --nodes N")
+        n = parse_list(args.nodes)[0]
+        if args.ranks < 1:
+            sys.exit(f"simulate.py: --ranks {args.ranks}: expected a positive count")
+        dealt = [args.ranks // n + (1 if i < args.ranks % n else 0) for i in range(n)]
+        dealt = [k for k in dealt if k > 0]
+        per_node = max(dealt)
+        args.nodes = str(len(dealt))
+    elif args.ranks is not None:
         if not args.launch or args.nodes:
             sys.exit("simulate.py: --ranks goes with --launch and without --nodes")
         if args.ranks < 1:
@@ -285,7 +301,7 @@ def main():
     if args.launch:
         if len(node_counts) != 1:
             sys.exit("simulate.py: --launch takes one node count")
-        return launch(args, platform, hosts[:node_counts[0]], per_node, binary, prog[1:], args.ranks)
+        return launch(args, platform, hosts[:node_counts[0]], per_node, binary, prog[1:], args.ranks, dealt)
     for nodes in node_counts:
         csv_path = os.path.abspath(os.path.join(args.out, f"{name}-{tag}-{nodes}x{per_node}.csv"))
         if os.path.exists(csv_path):

@@ -18,7 +18,7 @@ echo "== the array"
 "${driver[@]}" slurm "${sel[@]}" --time 5 --submit --wait || { cat "$root"/mcb-paper-scale-*.out; fail "the array failed"; }
 cat "$root"/mcb-paper-scale-*.out
 n=$(find "$root/plots/paper-scale" -name 'allgather_sparbit-*-run1.csv.gz' | wc -l)
-((n == 6)) || fail "$n CSV files from the array, expected 6 (block 5, 8 and cyclic 8, on 2 platforms)"
+((n == 8)) || fail "$n CSV files from the array, expected 8 (block and cyclic, 5 and 8 ranks, on 2 platforms)"
 grep -c "done in" "$root/plots/paper-scale/walltimes.tsv" >/dev/null 2>&1 || true
 [[ $(wc -l < "$root/plots/paper-scale/walltimes.tsv") -eq 4 ]] || fail "walltimes.tsv: not 4 points"
 "${driver[@]}" merge "${sel[@]}"
