@@ -102,9 +102,11 @@ def platform_file(name):
 def platform_nodes(path):
     """The platform's nodes, in order, each a list of (host, slots): a host
     of a <cluster> is a node of `core` slots, except in the clusters whose
-    hosts carry the property mcb/node (make_platforms.py's NAME-shm: a
-    cluster is one node and each of its hosts one core, one slot)."""
+    hosts carry the property mcb/node (make_platforms.py's NAME-shm: the
+    clusters of one mcb/node value, one per socket, are one node, and each
+    of their hosts one core, one slot)."""
     nodes = []
+    by_node = {}  # mcb/node -> its hosts (a node of several sockets is several clusters)
     root = ET.parse(path).getroot()
     for cluster in root.iter("cluster"):
         prefix, suffix = cluster.get("prefix", ""), cluster.get("suffix", "")
@@ -113,8 +115,12 @@ def platform_nodes(path):
         for part in cluster.get("radical", "").split(","):
             lo, _, hi = part.partition("-")
             hosts += [f"{prefix}{i}{suffix}" for i in range(int(lo), int(hi or lo) + 1)]
-        if any(prop.get("id") == "mcb/node" for prop in cluster.iter("prop")):
-            nodes.append([(h, 1) for h in hosts])
+        node = [prop.get("value") for prop in cluster.iter("prop") if prop.get("id") == "mcb/node"]
+        if node:
+            if node[0] not in by_node:
+                by_node[node[0]] = []
+                nodes.append(by_node[node[0]])
+            by_node[node[0]].extend((h, 1) for h in hosts)
         else:
             nodes += [[(h, cores)] for h in hosts]
     for host in root.iter("host"):

@@ -43,7 +43,11 @@ NAME-shm, the model of issue 30, adds the node's memory and its cores:
     receiving many messages takes them one core_bw at a time while many
     cores receiving one each share `mem_bw`;
   - the node's memory is the cluster's backbone, one SHARED link of `mem_bw`:
-    every copy of the node at once shares it;
+    every copy of the node at once shares it; where the machine has
+    `sockets` > 1, each socket is a cluster with mem_bw / sockets, joined to
+    socket 0 (and the NIC behind it) by a link of `xsocket_bw` per direction
+    and `xsocket_lat`: a message between sockets crosses both memories and
+    that link;
   - a message between nodes crosses the sender's core and memory, the two
     NIC links and the receiver's memory and core (the NIC links' latency is
     lowered by mem_lat/2 each, so that the one-way latency between nodes is
@@ -108,6 +112,10 @@ MACHINES = {
         "reduce_bw": (20e9, "core-bw", "operand bytes a core reads per second in a vectorised k-way sum (estimate)"),
         "call": (8e-9, "call-here", "per copy or reduction call on a 2.0 GHz Sapphire Rapids core, 8 ns (about 2x "
                                    "the 4 ns measured here)"),
+        "sockets": (2, "spr-mem", "2 sockets of 56 cores, each with its 8 DDR5 channels: mem_bw split between them"),
+        "xsocket_bw": (80e9, "est", "4 UPI 2.0 links at 16 GT/s between the sockets, about 25 GB/s each per direction "
+                                    "in practice: 80 GB/s per direction (estimate)"),
+        "xsocket_lat": (0.3e-6, "est", "0.5-0.8 us across sockets against 0.2-0.4 us inside one (mem_lat's note)"),
     },
     "theta-256x64": {
         "title": "Theta (ALCF): Cray XC40, Intel KNL 7230, 64 cores per node, Aries dragonfly (the TRA paper's "
@@ -173,6 +181,10 @@ MACHINES = {
         "reduce_bw": (10e9, "core-bw", "operand bytes a core reads per second in an AVX2 k-way sum (estimate)"),
         "call": (8e-9, "call-here", "per copy or reduction call on a 2.1 GHz Broadwell core, 8 ns (about 2x the 4 ns "
                                    "measured here)"),
+        "sockets": (2, "paper-sparbit", "2 sockets of 16 cores (E5-2683 v4), 4 DDR4 channels each"),
+        "xsocket_bw": (30e9, "est", "2 QPI links at 9.6 GT/s, about 19 GB/s each per direction: 30 GB/s in practice "
+                                    "(estimate)"),
+        "xsocket_lat": (0.3e-6, "est", "Broadwell-EP remote-socket shared memory, 0.2-0.4 us more"),
     },
 }
 
@@ -186,7 +198,7 @@ def bw_factors(h):
 
 
 # The parameters of the NAME-shm model only (the node's memory and cores, local work).
-SHM_KEYS = ("core_bw", "copy_bw", "reduce_bw", "call")
+SHM_KEYS = ("core_bw", "copy_bw", "reduce_bw", "call", "sockets", "xsocket_bw", "xsocket_lat")
 
 
 def head(name, m, keys):
@@ -222,17 +234,46 @@ def xml_shm(name, m):
     lines.append('    <zone id="network" routing="Full">')
     lines.append('      <router id="switch"/>')
     lines.append("    </zone>")
+    sockets = int(v.get("sockets", 1))
+    if m["cores"] % sockets:
+        sys.exit(f"make_platforms.py: {name}: {sockets} sockets do not divide {m['cores']} cores")
+
+    def cluster(cid, first, count, mem_bw, router, indent):
+        """The cores [first, first + count) of node i sharing one memory."""
+        out = [f'{indent}<cluster id="{cid}" prefix="node{i}-c" suffix="" radical="{first}-{first + count - 1}" '
+               f'core="1" speed="1Gf" router_id="{router}"',
+               f'{indent}         bw="{v["core_bw"]:g}Bps" lat="{v["mem_lat"] / 2:g}s" sharing_policy="SHARED" '
+               f'bb_bw="{mem_bw:g}Bps" bb_lat="0s" bb_sharing_policy="SHARED">']
+        for key, value in (("mcb/node", i), ("mcb/copy-bw", f'{v["copy_bw"]:g}'), ("mcb/reduce-bw",
+                                                                                   f'{v["reduce_bw"]:g}'),
+                           ("mcb/call-overhead", f'{v["call"]:g}'), ("smpi/ois", f'0:{v["o"]:g}:0')):
+            out.append(f'{indent}  <prop id="{key}" value="{value}"/>')
+        out.append(f"{indent}</cluster>")
+        return out
+
     for i in range(m["nodes"]):
-        lines.append(f'    <cluster id="node{i}" prefix="node{i}-c" suffix="" radical="0-{m["cores"] - 1}" core="1" '
-                     f'speed="1Gf" router_id="node{i}-gw"')
-        lines.append(f'             bw="{v["core_bw"]:g}Bps" lat="{v["mem_lat"] / 2:g}s" sharing_policy="SHARED" '
-                     f'bb_bw="{v["mem_bw"]:g}Bps" bb_lat="0s" bb_sharing_policy="SHARED">')
-        lines.append(f'      <prop id="mcb/node" value="{i}"/>')
-        lines.append(f'      <prop id="mcb/copy-bw" value="{v["copy_bw"]:g}"/>')
-        lines.append(f'      <prop id="mcb/reduce-bw" value="{v["reduce_bw"]:g}"/>')
-        lines.append(f'      <prop id="mcb/call-overhead" value="{v["call"]:g}"/>')
-        lines.append(f'      <prop id="smpi/ois" value="0:{v["o"]:g}:0"/>')
-        lines.append("    </cluster>")
+        if sockets == 1:
+            lines += cluster(f"node{i}", 0, m["cores"], v["mem_bw"], f"node{i}-gw", "    ")
+            continue
+        # Sockets: a cluster per socket with its share of the memory, joined
+        # by the inter-socket link (UPI, QPI), which also carries the other
+        # sockets' traffic to the NIC (attached to socket 0).
+        per = m["cores"] // sockets
+        lines.append(f'    <zone id="node{i}" routing="Floyd">')
+        lines.append(f'      <zone id="node{i}-io" routing="Full"><router id="node{i}-gw"/></zone>')
+        for k in range(sockets):
+            lines += cluster(f"node{i}-s{k}", k * per, per, v["mem_bw"] / sockets, f"node{i}-s{k}-r", "      ")
+        lines.append(f'      <link id="node{i}-s0-io" bandwidth="1e15Bps" latency="0s" sharing_policy="FATPIPE"/>')
+        for k in range(1, sockets):
+            lines.append(f'      <link id="node{i}-x{k}" bandwidth="{v["xsocket_bw"]:g}Bps" '
+                         f'latency="{v["xsocket_lat"]:g}s" sharing_policy="SPLITDUPLEX"/>')
+        lines.append(f'      <zoneRoute src="node{i}-s0" dst="node{i}-io" gw_src="node{i}-s0-r" gw_dst="node{i}-gw">'
+                     f'<link_ctn id="node{i}-s0-io"/></zoneRoute>')
+        for k in range(1, sockets):
+            for dst, gw in ((f"node{i}-s0", f"node{i}-s0-r"), (f"node{i}-io", f"node{i}-gw")):
+                lines.append(f'      <zoneRoute src="node{i}-s{k}" dst="{dst}" gw_src="node{i}-s{k}-r" gw_dst="{gw}">'
+                             f'<link_ctn id="node{i}-x{k}" direction="UP"/></zoneRoute>')
+        lines.append("    </zone>")
     for i in range(m["nodes"]):
         lines.append(f'    <link id="node{i}-nic" bandwidth="{v["nic_bw"]:g}Bps" latency="{nic_lat:g}s" '
                      f'sharing_policy="SPLITDUPLEX"/>')
@@ -282,9 +323,9 @@ def variants():
         for tag, factor in (("half", 0.5), ("double", 2.0)):
             v = dict(out[name + "-shm"], title=out[name + "-shm"]["title"] + f"; memory and local-work costs x{factor:g} "
                      "(sensitivity only)")
-            for key in ("core_bw", "copy_bw", "reduce_bw", "mem_bw"):
+            for key in ("core_bw", "copy_bw", "reduce_bw", "mem_bw") + (("xsocket_bw",) if "xsocket_bw" in m else ()):
                 v[key] = (m[key][0] / factor, m[key][1], f"x{1 / factor:g} in this variant; " + m[key][2])
-            for key in ("mem_lat", "call"):
+            for key in ("mem_lat", "call") + (("xsocket_lat",) if "xsocket_lat" in m else ()):
                 v[key] = (m[key][0] * factor, m[key][1], f"x{factor:g} in this variant; " + m[key][2])
             out[f"{name}-shm-{tag}"] = v
     return out

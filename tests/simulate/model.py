@@ -6,8 +6,9 @@ own parameters (read back from its XML), each property by a small run:
   model.py SIMULATE_PY BUILD_DIR local-work PLATFORM-shm  # local work charged exactly, or not at all
 
 memory: one message inside a node costs mem_lat + s / core_bw; 16 messages
-at once between 32 cores (fewer on small nodes) share the node's memory
-(each gets mem_bw / 16 where that is below core_bw); one core receiving K messages takes them one
+at once between 32 cores of a socket (fewer on small nodes) share its
+memory (each gets mem_bw / sockets / 16 where that is below core_bw); a
+message between sockets costs xsocket_lat more; one core receiving K messages takes them one
 core_bw at a time, slower than K cores receiving one each; a message
 between two nodes has the latency of the platform without the node model.
 fatpipe: on the NAME platforms (a node is one host), 16 messages at once
@@ -53,8 +54,12 @@ def platform():
         if prop.get("id") == "smpi/bw-factor":
             factors = [(int(t), float(f)) for t, f in (x.split(":") for x in prop.get("value").split(";"))]
     params["factor"] = lambda s: [f for t, f in factors if t <= s][-1]
-    lo, _, hi = next(root.iter("cluster")).get("radical").partition("-")
-    params["cores"] = int(hi or lo) - int(lo) + 1
+    # Node 0's cores: the hosts of its clusters (one per socket) on NAME-shm,
+    # else the cores of the first host.
+    node0 = [c for c in root.iter("cluster") if any(q.get("id") == "mcb/node" and q.get("value") == "0"
+                                                    for q in c.iter("prop"))]
+    params["cores"] = sum(int(c.get("radical").partition("-")[2]) - int(c.get("radical").partition("-")[0]) + 1
+                          for c in node0) or int(next(root.iter("cluster")).get("core", "1"))
     return params
 
 
@@ -77,20 +82,26 @@ p = platform()
 f = p["factor"](S)
 wtime = 1e-8  # SMPI injects 10 ns into each MPI_Wtime (smpi/wtime): the probe's second call
 if WHAT == "memory":
+    sockets = int(p.get("sockets", 1))
+    per = p["cores"] // sockets  # cores per socket, each socket with mem_bw / sockets
     one = probe("one", 1, 2)
     check("one message inside a node", one, wtime + p["mem_lat"] + S / (p["core_bw"] * f))
-    n = min(16, p["cores"] // 2)  # messages at once, between 2n cores of one node
+    n = min(16, per // 2)  # messages at once, between 2n cores of one socket
     pairs = probe("pairs", 1, 2 * n)
-    share = min(p["core_bw"], p["mem_bw"] / n)
+    share = min(p["core_bw"], p["mem_bw"] / sockets / n)
     check(f"{n} messages at once inside a node ({2 * n} cores)", pairs, wtime + p["mem_lat"] + S / (share * f))
-    if p["mem_bw"] / n < p["core_bw"]:
+    if p["mem_bw"] / sockets / n < p["core_bw"]:
         holds(f"{n} at once share the node's memory", pairs > 1.01 * one, f"{pairs / one:.3f} x one alone")
-    k = 56 if p["cores"] >= 112 else p["cores"] // 2  # K messages: K + 1 cores, or 2K cores receiving one each
+    k = min(55, per - 1, p["cores"] // 2)  # K messages into one core from its socket; 2K cores receiving one each
     gather = probe("gather", 1, k + 1)
     check(f"one core receiving {k} messages at once", gather, wtime + p["mem_lat"] + k * S / (p["core_bw"] * f))
     spread = probe("pairs", 1, 2 * k)
     holds(f"one core receiving {k} is slower than {k} cores receiving one each", gather > spread,
           f"{gather * 1e6:.1f} us against {spread * 1e6:.1f} us")
+    if sockets > 1:
+        far = probe("last", 1, per + 1)  # from the first core of socket 1 to core 0
+        check("one message between two sockets", far, wtime + p["mem_lat"] + p["xsocket_lat"] +
+              S / (min(p["core_bw"], p["xsocket_bw"]) * f))
     inter = probe("one", 2, 1)
     lat = 2 * p["nic_lat"] + p["net_lat"]
     check("one message between two nodes", inter, wtime + lat + S / (min(p["core_bw"], p["nic_bw"]) * f))

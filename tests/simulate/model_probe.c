@@ -3,6 +3,8 @@
  *   model_probe one BYTES      rank 1 sends BYTES to rank 0 (rank 0 idle otherwise)
  *   model_probe pairs BYTES    rank i < P/2 sends BYTES to rank i + P/2, all at once
  *   model_probe gather BYTES   every rank > 0 sends BYTES to rank 0, all at once
+ *   model_probe last BYTES     the last rank sends BYTES to rank 0 (across sockets, with enough
+ *                              ranks), timed from its send (no barrier skew)
  * Blocking MPI_Send (no per-send overhead under rendezvous) and MPI_Recv /
  * MPI_Irecv + MPI_Wait. Prints "MODE BYTES P: SECONDS" (%.9e), the time
  * from a barrier to the last receive, the max over ranks. */
@@ -29,6 +31,24 @@ int main(int argc, char** argv) {
   if (strcmp(mode, "one") == 0) {
     if (rank == 1) MPI_Send(buf, n, MPI_CHAR, 0, 0, MPI_COMM_WORLD);
     if (rank == 0) MPI_Recv(buf, n, MPI_CHAR, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else if (strcmp(mode, "last") == 0) {
+    /* Timed from the send to the receive's end (the simulated clock is one
+     * for all ranks): the barrier's skew over many ranks is left out. */
+    double sent = 0, got = 0;
+    if (rank == p - 1 && p > 1) {
+      sent = MPI_Wtime();
+      MPI_Send(buf, n, MPI_CHAR, 0, 0, MPI_COMM_WORLD);
+      MPI_Send(&sent, 1, MPI_DOUBLE, 0, 1, MPI_COMM_WORLD);
+    }
+    if (rank == 0 && p > 1) {
+      MPI_Recv(buf, n, MPI_CHAR, p - 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      got = MPI_Wtime();
+      MPI_Recv(&sent, 1, MPI_DOUBLE, p - 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      printf("%s %d %d: %.9e\n", mode, n, p, got - sent);
+    }
+    free(buf);
+    MPI_Finalize();
+    return 0;
   } else if (strcmp(mode, "pairs") == 0) {
     const int half = p / 2;
     if (rank < half) MPI_Send(buf, n, MPI_CHAR, rank + half, 0, MPI_COMM_WORLD);
