@@ -160,16 +160,19 @@ def node_model(args, platform):
     one, pairs, gather = probe("one", 2), probe("pairs", 2 * n), probe("gather", k + 1)
     gb = lambda b, sec: b / sec / 1e9  # noqa: E731
     print(f"\nnode model, {size} B (simulated; the table's figure and its source beside):")
+    sockets = int(src.get("sockets", (1, ""))[0])
+    where = "a socket" if sockets > 1 else "the node"
     rows = [
-        ("one core copying (local work)", gb(size, t["copy"] - t["nothing"]), "copy_bw"),
-        ("one message inside a node", gb(size, one), "core_bw"),
-        (f"{n} messages at once, each", gb(size, pairs), "mem_bw"),
-        (f"{n} messages at once, the node", n * gb(size, pairs), "mem_bw"),
-        (f"one core receiving {k} at once", k * gb(size, gather), "core_bw"),
+        ("one core copying (local work)", gb(size, t["copy"] - t["nothing"]), "copy_bw", 1),
+        ("one message inside a node", gb(size, one), "core_bw", 1),
+        (f"{n} messages at once, each", gb(size, pairs), "mem_bw", sockets),
+        (f"{n} messages at once, {where}", n * gb(size, pairs), "mem_bw", sockets),
+        (f"one core receiving {k} at once", k * gb(size, gather), "core_bw", 1),
     ]
-    for what, sim, key in rows:
+    for what, sim, key, share in rows:
         value, why = src.get(key, (float("nan"), "not in the table"))
-        print(f"  {what:34s} {sim:8.2f} GB/s   {key} = {value / 1e9:.3g} GB/s: {why.split(' [')[0]}")
+        per = f" / {share} sockets" if share > 1 else ""
+        print(f"  {what:34s} {sim:8.2f} GB/s   {key}{per} = {value / share / 1e9:.3g} GB/s: {why.split(' [')[0]}")
     print("  (sources: the platform file's opening comment; none of these points was calibrated against a machine)")
 
 
