@@ -286,6 +286,7 @@ def main():
     p.add_argument("--parts", default=",".join(PARTS), help=f"comma-separated: {', '.join(PARTS)}")
     p.add_argument("--models", default=",".join(DEFAULT_MODELS), help=f"comma-separated: {', '.join(MODELS)}")
     p.add_argument("--small", action="store_true", help="the CI smoke set: yahoo-16x8, 5 and 8 ranks, 1-4 B")
+    p.add_argument("--only", help="only the points whose id (list's column) contains this text, e.g. yahoo or fig8")
     p.add_argument("--root", default=ROOT, help="where plots/paper-scale/ is (default: this repository)")
     p.add_argument("--build", default="build-sim", help="the simulation build, relative to --root or absolute")
     p.add_argument("-j", "--jobs", type=int, default=1, help="run: points at once (each one simulation process)")
@@ -308,7 +309,7 @@ def main():
     if args.jobs < 1:
         sys.exit(f"paper_scale.py: -j {args.jobs}: expected a positive count")
     root = os.path.abspath(args.root)
-    pts = points(parts, models, args.small)
+    pts = [pt for pt in points(parts, models, args.small) if not args.only or args.only in pt.id]
     seen = walltimes(root)
     if args.command == "list":
         todo = 0.0
@@ -325,7 +326,8 @@ def main():
         merge(root, pts)
         return 0
     if args.command == "slurm":
-        sel = [f"--parts {','.join(parts)}", f"--models {','.join(models)}"] + (["--small"] if args.small else [])
+        sel = [f"--parts {','.join(parts)}", f"--models {','.join(models)}"] + (["--small"] if args.small else []) + (
+            [f"--only {shlex.quote(args.only)}"] if args.only else [])
         opts = [f"#SBATCH --array=0-{len(pts) - 1}", "#SBATCH --ntasks=1", f"#SBATCH --time={args.time}",
                 "#SBATCH --job-name=mcb-paper-scale", "#SBATCH --output=mcb-paper-scale-%A_%a.out"]
         opts += [f"#SBATCH --account={args.account}"] if args.account else []
