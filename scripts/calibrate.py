@@ -153,10 +153,12 @@ def node_model(args, platform):
     if "copy" not in t:
         sys.exit(f"calibrate.py: FAIL: local_work_probe (build sim_local_work_probe):\n{out[-1500:]}")
     root = ET.parse(platform).getroot()
+    # The cores of the first cluster: node 0, or its socket 0 on a two-socket
+    # machine: every probe below stays inside it.
     lo, _, hi = next(root.iter("cluster")).get("radical").partition("-")
     cores = int(hi) - int(lo) + 1
     n = min(16, cores // 2)
-    k = min(56, cores - 1)
+    k = min(55, cores - 1)
     one, pairs, gather = probe("one", 2), probe("pairs", 2 * n), probe("gather", k + 1)
     gb = lambda b, sec: b / sec / 1e9  # noqa: E731
     print(f"\nnode model, {size} B (simulated; the table's figure and its source beside):")

@@ -22,7 +22,8 @@ Targets, each one simulate.py run per line of the table:
             and a bare C loop of MPI_Sendrecv sending the same messages
             (scripts/sim_bare_pairwise.c, built here with smpicc), 4 B, one
             iteration, same settings, side by side at --bare-ranks (default
-            1792 and 3584: 32 nodes x 56 and 112); prints each one's wall time
+            1792 and 3584) on --nodes nodes (default 32: 32 x 56 and 32 x
+            112; --bare-ranks 896 --nodes 16 for 16 x 56); prints each one's wall time
             and peak memory (the simulation process's maximum resident set)
             and mcb / bare; target: within 1.25x in time, within 2x the bare
             loop's memory plus the buffers.
@@ -91,9 +92,9 @@ def bare(args):
         print(f"{'ranks':>6s} {'bare s':>8s} {'mcb s':>8s} {'mcb/bare':>9s} {'bare MB':>8s} {'mcb MB':>8s} "
               f"{'mem ratio':>9s}  simulated us: bare, mcb")
         for ranks in [int(r) for r in args.bare_ranks.split(",")]:
-            per_node = args.ranks_per_node if ranks >= args.ranks_per_node else ranks
-            per_node = 56 if ranks == 1792 else per_node
-            nodes = ranks // per_node
+            if ranks % args.nodes:
+                sys.exit(f"sim_scale.py: --bare-ranks {ranks}: not a multiple of --nodes {args.nodes}")
+            nodes, per_node = args.nodes, ranks // args.nodes
             base = [sys.executable, os.path.join(HERE, "simulate.py"), "--build", args.build, "--platform",
                     args.platform, "--nodes", str(nodes), "--ranks-per-node", str(per_node), "--timeout",
                     str(args.timeout), "--launch", "--"]
@@ -136,7 +137,8 @@ def main():
     p.add_argument("--algorithms", help="figure10: only these, e.g. node_aware,locality_aware (default: all of them)")
     p.add_argument("--out", default="results-sim-scale", help="directory for the CSV files")
     p.add_argument("--timeout", type=float, default=3600, help="seconds per run")
-    p.add_argument("--bare-ranks", default="1792,3584", help="bare: rank counts (1792 runs as 32 x 56)")
+    p.add_argument("--bare-ranks", default="1792,3584",
+                   help="bare: rank counts, each on --nodes nodes (1792 and 3584: 32 x 56 and 32 x 112)")
     args = p.parse_args()
     if not os.path.isfile(os.path.join(args.build, "src", "mcb_alltoall")):
         sys.exit(f"sim_scale.py: {args.build}/src/mcb_alltoall not found: cmake -DMCB_SIMULATE=ON -B {args.build}")

@@ -709,24 +709,22 @@ class RankFlag final : public spdlog::custom_flag_formatter {
   }
   std::unique_ptr<custom_flag_formatter> clone() const override { return std::make_unique<RankFlag>(); }
 };
+#endif
 
-void setup_logging(int, int level) {
+void setup_logging([[maybe_unused]] int rank, int level) {
+#ifdef MCB_SIMULATE
   if (spdlog::get("mcb")) return;  // another simulated rank made it
   auto formatter = std::make_unique<spdlog::pattern_formatter>();
   formatter->add_flag<RankFlag>('*').set_pattern("[%H:%M:%S.%e] [%^%l%$] rank %*: %v");
   auto logger = spdlog::stderr_color_mt("mcb");
   logger->set_formatter(std::move(formatter));
-  logger->set_level(static_cast<spdlog::level::level_enum>(level));
-  spdlog::set_default_logger(logger);
-}
 #else
-void setup_logging(int rank, int level) {
   auto logger = spdlog::stderr_color_mt("mcb");
   logger->set_pattern("[%H:%M:%S.%e] [%^%l%$] rank " + std::to_string(rank) + ": %v");
+#endif
   logger->set_level(static_cast<spdlog::level::level_enum>(level));
   spdlog::set_default_logger(logger);
 }
-#endif
 
 // The ranks of the first `nodes` nodes of `full` as a layout of their own
 // (collective over full.comm(); the other ranks get nullopt).
