@@ -29,8 +29,10 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 # Claim group -> (the part of make.sh that makes its data, the platform with
 # per-message costs); the data is in PART-PLATFORM/ and PART-PLATFORM-nocost/.
-COSTS = {"tra": ("tra", "theta-256x64"), "locality": ("locality", "dane-32x112"),
-         "yahoo": ("sparbit", "yahoo-16x8"), "cervino": ("sparbit", "cervino-5x32")}
+# The third: the part of scripts/paper_scale.py that runs it.
+COSTS = {"tra": ("tra", "theta-256x64", "tra"), "locality": ("locality", "dane-32x112", "locality"),
+         "yahoo": ("sparbit", "yahoo-16x8", "sparbit"), "cervino": ("sparbit", "cervino-5x32", "sparbit"),
+         "polaris": ("tra", "polaris-64x32", "polaris"), "tuolumne": ("locality", "tuolumne-32x96", "tuolumne")}
 
 
 def load(directory):
@@ -344,6 +346,96 @@ def loc_fig15(rows):
     return "; ".join(per), ok
 
 
+def loc_fig16(rows):
+    """Locality-aware at 4096 B, 32 nodes, pairwise inner, 2 to 16 processes
+    per group (and node-aware, the paper's one group per node): the
+    inter-node exchange dominates at every group size, and 4 or 16 per group
+    is the fastest."""
+    found = {}
+    for r in rows:
+        if r["ranks"] == 3584 and r["size_bytes"] == 4096 and param(r, "inner") == "pairwise" and (
+                r["file"].startswith("breakdown_locality_aware")):
+            if r["algorithm"] == "locality_aware":
+                found[f"{param(r, 'procs-per-group')} per group"] = r
+            elif r["algorithm"] == "node_aware":
+                found["node_aware"] = r
+    if not any(k.endswith("per group") for k in found):
+        raise LookupError("no locality_aware/pairwise at 4096 B, 32 nodes, per group size (part locality, fig16)")
+    inter = all(r["phases"]["inter_node"] > r["phases"]["intra_node"] for r in found.values())
+    best = min(found, key=lambda k: found[k]["avg_us"])
+    text = "; ".join(f"{k}: inter {r['phases']['inter_node'] / 1000:.1f} ms, intra "
+                     f"{r['phases']['intra_node'] / 1000:.2f} ms, total {r['avg_us'] / 1000:.1f} ms"
+                     for k, r in sorted(found.items(), key=lambda x: x[1]["avg_us"]))
+    return f"fastest {best}; {text}", inter and best in ("4 per group", "16 per group")
+
+
+FIG17_18 = ("system", "node_aware", "locality_aware", "multileader_node_aware")
+
+
+def among(rows, size, ranks):
+    """{algorithm: fastest time} of Figures 17-18's four at (ranks, size)."""
+    c = configs_at(rows, size, ranks)
+    need(c, size, *FIG17_18)
+    return {a: fastest_of(c, a) for a in FIG17_18}
+
+
+def loc_fig17(rows):
+    """Amber (Dane's model): of the four, multi-leader + node-aware the
+    fastest at 4 B and node-aware at 4096 B."""
+    small, large = among(rows, 4, 3584), among(rows, 4096, 3584)
+    bs, bl = min(small, key=small.get), min(large, key=large.get)
+    return (f"4 B: fastest {bs} ({small[bs]:.0f} us); 4096 B: fastest {bl} ({large[bl] / 1000:.1f} ms)",
+            bs == "multileader_node_aware" and bl == "node_aware")
+
+
+def loc_fig18(rows):
+    """Tuolumne: node-aware the fastest of the four at 4 B with the system
+    MPI close behind (within 25%), and the system MPI the fastest at 4096 B."""
+    small, large = among(rows, 4, 3072), among(rows, 4096, 3072)
+    bs, bl = min(small, key=small.get), min(large, key=large.get)
+    close = small["system"] / small["node_aware"]
+    return (f"4 B: fastest {bs}, system / node_aware {close:.2f}x; 4096 B: fastest {bl} "
+            f"({large[bl] / 1000:.1f} ms)", bs == "node_aware" and close <= 1.25 and bl == "system")
+
+
+def tra_fig11(rows):
+    """Polaris: ceil(sqrt P) within 10% of the best radix in most (P, S)
+    (the sweep has no system run: the comparison with the vendor's
+    alltoall is Figure 12's)."""
+    out, good, n = [], 0, 0
+    for p, s, sweep, best in best_radices(rows, (16, 128, 1024, 8192)):
+        root = math.isqrt(p - 1) + 1
+        if root not in sweep:
+            continue
+        n += 1
+        good += sweep[root] / sweep[best] <= 1.10
+        out.append(f"P={p} S={s}: best {best} ({sweep[root] / sweep[best]:.2f}x at {root})")
+    if not n:
+        raise LookupError("no radix sweep with ceil(sqrt P)")
+    return f"ceil(sqrt P) within 10% of the best in {good}/{n}; " + "; ".join(out), good >= 2 / 3 * n
+
+
+def tra_fig12(rows):
+    """Polaris, weak scaling: TRA and TRA2 both faster than the system
+    alltoall in most (P, S) cells from 2 nodes up."""
+    cells = {(r["ranks"], r["size_bytes"]) for r in rows if r["file"].startswith("tra_compare") and r["ranks"] >= 64}
+    both = n = 0
+    ratios = []
+    for p, s in sorted(cells):
+        t = {a: [r["avg_us"] for r in rows if r["file"].startswith("tra_compare") and r["algorithm"] == a
+                 and r["ranks"] == p and r["size_bytes"] == s] for a in ("system", "tra", "tra2")}
+        if not all(t.values()):
+            continue
+        t = {a: min(v) for a, v in t.items()}
+        n += 1
+        both += max(t["tra"], t["tra2"]) < t["system"]
+        ratios.append(t["tra"] / t["tra2"])
+    if not n:
+        raise LookupError("no tra_compare cell with system, tra and tra2 at P >= 64")
+    return (f"both < system in {both}/{n} (P, S) cells (P 64-{max(p for p, _ in cells)}); TRA / TRA2 from "
+            f"{min(ratios):.2f} to {max(ratios):.2f}", both >= 0.8 * n)
+
+
 def by_param(rows, algorithm, size, name, ranks=3584):
     """{(parameter value, inner): time} of `algorithm` at (ranks, size)."""
     out = {}
@@ -557,6 +649,18 @@ CLAIMS = [
     ("loc-fig15", "locality", "Fig. 15, 4.1", "node-aware (pairwise inner) at 4096 B: the inter-node exchange "
      "dominates at every node count", "regardless of node count", "locality",
      "inter_node longer than intra_node at every node count simulated", loc_fig15),
+    ("loc-fig16", "locality", "Fig. 16, 4.1", "locality-aware at 4096 B, 32 nodes: the inter-node exchange "
+     "dominates at every group size, and 16 and 4 processes per group beat the other sizes and node-aware",
+     "16 and 4 per group best", "locality", "inter_node longer than intra_node at 2, 4, 8, 16 per group and "
+     "node-aware; the fastest is 4 or 16 per group", loc_fig16),
+    ("loc-fig17", "locality", "Fig. 17, 4.2", "Amber (the same Sapphire Rapids nodes as Dane: Dane's model): of "
+     "node-aware, locality-aware, multi-leader + node-aware and system, multi-leader + node-aware is the fastest "
+     "at small sizes and node-aware at large ones", "mlna small, node-aware large", "locality",
+     "fastest of the four at 4 B and at 4096 B", loc_fig17),
+    ("loc-fig18", "locality", "Fig. 18, 4.2", "Tuolumne (MI300A, 96 cores): node-aware is the fastest at small "
+     "sizes with the system MPI slightly slower; the system MPI is the fastest at larger sizes",
+     "node-aware small, system large", "tuolumne", "node_aware fastest of the four at 4 B with system within 25%; "
+     "system fastest at 4096 B (system is SMPI's, not Cray MPICH)", loc_fig18),
     ("loc-concl-nb", "locality", "6", "a nonblocking inner exchange is often faster, especially at small sizes",
      "often, small sizes", "locality", "in at least 60% of (algorithm, 4 and 64 B)", loc_nonblocking),
 
@@ -578,6 +682,12 @@ CLAIMS = [
     ("tra-order", "TRA", "Fig. 10, V-C", "TRA2 beats TRA, and both beat the vendor alltoall, for almost all P and S",
      "almost all (P, S)", "tra", "each in at least 80% of the cells P = 512..2048, S = 16..4096 B", tra_order),
 
+    ("tra-fig11", "TRA", "Fig. 11, V-D", "Polaris: TRA's best radix is sqrt(P) for most (P, S)",
+     "optimal at sqrt(P) for most cases", "polaris", "ceil(sqrt P) within 10% of the best in 2/3 of (P, S)",
+     tra_fig11),
+    ("tra-fig12", "TRA", "Fig. 12, V-D", "Polaris, weak scaling: TRA and TRA2 both outperform the vendor alltoall "
+     "(the gap between them smaller than on Theta)", "both faster than MPI_Alltoall", "polaris",
+     "both below system in 80% of the (P, S) cells (system is SMPI's, not Cray MPICH)", tra_fig12),
     ("tra-fig9-r1", "TRA", "Fig. 9, V-B", "TRA2's intra-node phase: the best r1 is sqrt(Q) = 8 in most runs",
      "r1 = 8 in most runs", "tra", "r1 = 8 within 10% of the best in 2/3 of (P, S)", tra_fig9_r1),
     ("tra-fig9-r2", "TRA", "Fig. 9, V-B", "TRA2's inter-node phase: the best r2 is about N = P/Q",
@@ -622,10 +732,6 @@ CLAIMS = [
 NOT_YET = [
     ("loc-fig7-9-large", "locality", "Figs. 7-9", "leader and group counts (4, 8, 16 per leader or group) at 32 x "
      "112 from 64 B up"),
-    ("loc-fig16", "locality", "Fig. 16", "locality-aware's phases at 4096 B for 1 to 16 processes per group at 32 x "
-     "112"),
-    ("loc-fig17-18", "locality", "Figs. 17-18", "Amber (same model as Dane) and Tuolumne (needs a 32 x 96 platform)"),
-    ("tra-fig11-12", "TRA", "Figs. 11-12", "Polaris (needs a platform)"),
 ]
 
 NOT_SIMULATED = [
@@ -656,11 +762,11 @@ def main():
               "sensitivity", "tolerance"]
     models = {"": "costs", "-nocost": "nocost", "-shm": "shm", "-shm-half": "shm-half", "-shm-double": "shm-double"}
 
-    def verdict(evaluate, make, platform, suffix):
+    def verdict(evaluate, make, platform, suffix, runs):
         """(text, HOLDS / DIFFERS / -) of a claim on one platform variant."""
         rows = rows_of(make, platform + suffix)
         if not rows:
-            return f"NO DATA: scripts/paper_scale.py run --parts {make} --models {models[suffix]}", "-"
+            return f"NO DATA: scripts/paper_scale.py run --parts {runs} --models {models[suffix]}", "-"
         try:
             text, holds = evaluate(rows)
             return text, "HOLDS" if holds else "DIFFERS"
@@ -669,13 +775,13 @@ def main():
 
     table = []
     for cid, paper, fig, what, value, part, tol, evaluate in CLAIMS:
-        make, costs = COSTS[part]
+        make, costs, runs = COSTS[part]
         cells = []
         for suffix in ("", "-nocost", "-shm"):
-            cells += list(verdict(evaluate, make, costs, suffix))
+            cells += list(verdict(evaluate, make, costs, suffix, runs))
         # Sensitivity: the full model's verdict with its memory and local-work
         # costs halved and doubled (NAME-shm-half, NAME-shm-double).
-        others = {f: verdict(evaluate, make, costs, suffix)[1] for f, suffix in (("x0.5", "-shm-half"),
+        others = {f: verdict(evaluate, make, costs, suffix, runs)[1] for f, suffix in (("x0.5", "-shm-half"),
                                                                                ("x2", "-shm-double"))}
         if cells[5] == "-" or "-" in others.values():
             mark = "-"

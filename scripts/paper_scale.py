@@ -32,8 +32,9 @@ Parts (the papers' figures at their own scale; --parts):
             per rank in private memory; the standalone nonblocking exchange,
             12.8 million messages in flight at once, left out: see
             docs/claims.md), Figures 7-9 at 4 B (4, 8 and 16 processes per
-            leader or group) and Figure 13 (hierarchical, isolated phases, 8
-            nodes).
+            leader or group), Figure 13 (hierarchical, isolated phases, 8
+            nodes) and Figure 16 (locality-aware's phases at 4096 B, 2 to 16
+            processes per group, beside node-aware; 32 nodes).
   nodes     its Figures 11 and 12: the algorithms of Figure 10 (not the
             standalone exchanges) on 2, 4 and 8 nodes x 112 in one launch
             (mcb --nodes), 4 and 4096 B; 16 nodes in two launches, 4 B with
@@ -46,6 +47,13 @@ Parts (the papers' figures at their own scale; --parts):
             paper's Open MPI --map-by node), on yahoo-16x8 (P up to 128) and cervino-5x32 (P up to
             160), one point per count; `merge` (run at the end of `run`)
             writes allgather_sparbit-cells.csv and compare_best.txt.
+  polaris   the TRA paper's Figures 11 (TRA against its radix, P = 512,
+            1024, 2048; S = 16, 128, 1024, 8192 B) and 12 (system, TRA, TRA2
+            on 1 to 16 nodes, 16 to 4096 B) on polaris-64x32 (32 ranks per
+            node); written into tra-PLATFORM/.
+  tuolumne  the locality paper's Figure 18 on tuolumne-32x96 (3072 ranks):
+            node-aware, locality-aware, multi-leader + node-aware and system,
+            4 to 4096 B; written into locality-PLATFORM/.
 Some committed files predate this list (other names, the tra2 and
 calibration runs): they are kept, and claims.py reads every CSV of a
 directory. Models (--models; the platform variants
@@ -73,7 +81,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 MODELS = {"costs": "", "nocost": "-nocost", "shm": "-shm", "shm-half": "-shm-half", "shm-double": "-shm-double"}
 DEFAULT_MODELS = ("costs", "nocost", "shm")
-PARTS = ("tra", "locality", "nodes", "sparbit")
+PARTS = ("tra", "locality", "nodes", "sparbit", "polaris", "tuolumne")
 MCB_ARGS = "-i 1 -x 0 --sim-shared-malloc 65536 --progress 120"
 LOCALITY_ALGORITHMS = ("node_aware", "locality_aware", "multileader_node_aware", "hierarchical", "multileader",
                        "system", "pairwise")
@@ -184,6 +192,13 @@ def points(parts, models, small=False):
                                                             "pairwise,nonblocking", "--phase-mode", "isolated", "-m",
                                                             "4,64,256,1024,4096"], os.path.join(base, name))
             out.append(Point("locality", model, platform, "fig13", cmd, [name], estimate=300))
+            # Figure 16: locality-aware's phases at 1024 integers (4096 B), 2 to
+            # 16 processes per group, beside node-aware (the paper's 1 per group).
+            name = "breakdown_locality_aware-4096B-N32-n3584-run1.csv"
+            cmd = launch(platform, 32, 112, "mcb_alltoall", ["--algorithm", "locality_aware,node_aware", "--inner",
+                                                             "pairwise", "--procs-per-group", "2,4,8,16", "-m",
+                                                             "4096:4096"], os.path.join(base, name))
+            out.append(Point("locality", model, platform, "fig16", cmd, [name], estimate=3600))
         if "nodes" in parts:
             platform = "dane-32x112" + suffix
             base = os.path.join("plots", "paper-scale", f"locality-{platform}")
@@ -207,6 +222,36 @@ def points(parts, models, small=False):
                     names = [f"allgather_sparbit-{order}-n{p}-run1.csv" for order in ("block", "cyclic")]
                     out.append(Point("sparbit", model, platform, f"n{p}", cmd, names, env,
                                      estimate=max(5, p * p // 400)))
+        if "polaris" in parts:
+            # The TRA paper's Figures 11 (TRA against its radix, P = 512, 1024,
+            # 2048) and 12 (system, TRA, TRA2 against P, weak scaling) on Polaris,
+            # 32 ranks per node.
+            platform = "polaris-64x32" + suffix
+            base = os.path.join("plots", "paper-scale", f"tra-{platform}")
+            for n in (16, 32, 64):
+                ranks = n * 32
+                cmd, env = figure_script("tra_radix.sbatch", platform, base, n, 32, MCB_NODE_COUNTS=n,
+                                         MCB_SIZES="16,128,1024,8192")
+                out.append(Point("polaris", model, platform, f"fig11-N{n}", cmd, [f"tra_radix-N{n}-n{ranks}-run1.csv"],
+                                 env, estimate={16: 1500, 32: 7200, 64: 28800}[n], directory=f"tra-{platform}"))
+            cmd, env = figure_script("tra_compare.sbatch", platform, base, 16, 32, MCB_SIZES="16:4096")
+            out.append(Point("polaris", model, platform, "fig12-N16", cmd, ["tra_compare-N16-n512-run1.csv"], env,
+                             estimate=3600, directory=f"tra-{platform}"))
+        if "tuolumne" in parts:
+            # The locality paper's Figure 18: node-aware, locality-aware,
+            # multi-leader + node-aware and the system MPI on 32 nodes of
+            # Tuolumne (96 cores), 4 to 4096 B.
+            platform = "tuolumne-32x96" + suffix
+            base = os.path.join("plots", "paper-scale", f"locality-{platform}")
+            for algorithm in ("node_aware", "locality_aware", "multileader_node_aware", "system"):
+                runs = [("4,64,1024", "", ()), ("4096:4096", "4096B-lineargather-", LINEAR_GATHERS)] if (
+                    algorithm == "multileader_node_aware") else [("4,64,1024,4096", "", ())]
+                for sizes, tag, cfg in runs:
+                    name = f"alltoall_sizes-{algorithm}-{tag}N32-n3072-run1.csv"
+                    cmd = launch(platform, 32, 96, "mcb_alltoall", ["--algorithm", algorithm] + FAMILY +
+                                 ["-m", sizes], os.path.join(base, name), cfg)
+                    out.append(Point("tuolumne", model, platform, f"fig18-{algorithm}{'-' + tag[:-1] if tag else ''}",
+                                     cmd, [name], estimate=900, directory=f"locality-{platform}"))
     return out
 
 

@@ -47,7 +47,9 @@ NAME-shm, the model of issue 30, adds the node's memory and its cores:
     `sockets` > 1, each socket is a cluster with mem_bw / sockets, joined to
     socket 0 (and the NIC behind it) by a link of `xsocket_bw` per direction
     and `xsocket_lat`: a message between sockets crosses both memories and
-    that link;
+    that link; where it has a NIC per socket (`nics` = `sockets`: Tuolumne's
+    MI300A), every socket reaches the switch through its own NIC link
+    (nic_bw / nics) and each pair of sockets has its own link;
   - a message between nodes crosses the sender's core and memory, the two
     NIC links and the receiver's memory and core (the NIC links' latency is
     lowered by mem_lat/2 each, so that the one-way latency between nodes is
@@ -88,6 +90,14 @@ SRC = {
     "call-here": "measured on the machine of the development (AMD EPYC, 2 cores, Debian 12): mcb's host copy "
                  "(mcb::host_memory().copy through its virtual call) of 4 B blocks to scattered destinations, 2^20 "
                  "calls, 4.0-4.2 ns per call; scaled by clock and core for the paper's machine (estimate)",
+    "alcf-polaris": "ALCF, Polaris machine overview (docs.alcf.anl.gov/polaris/hardware-overview/machine-overview): "
+                    "560 nodes of one 2.8 GHz AMD EPYC 7543P (32 Zen 3 cores), 8 DDR4 channels rated at 204.8 GiB/s, a "
+                    "pair of Slingshot network adapters (mlx5_0, mlx5_1 in its affinity table: Slingshot 10, 100 Gb/s "
+                    "each, at the time of the TRA paper's Cray MPICH 8.1.16; Slingshot 11 since)",
+    "llnl-elcap": "LLNL, El Capitan systems overview (hpc.llnl.gov, 'El Capitan Systems'; Tuolumne, RZAdams and El "
+                  "Capitan share its node): 4 AMD MI300A per node, each its own socket and NUMA domain with 128 GB of "
+                  "HBM3, 24 Zen 4 cores per MI300A; each MI300A fully connected to its peers by two Infinity Fabric "
+                  "links of 256 GB/s; HPE Cray EX255a blades with 4 Slingshot 11 ports (200 Gb/s) per node",
     "est": "estimate (no published measurement found), to be checked by scripts/calibrate.py",
     "cal": "calibrated against the paper's stated times (scripts/calibrate.py prints them side by side)",
 }
@@ -137,6 +147,58 @@ MACHINES = {
         "reduce_bw": (6e9, "core-bw", "operand bytes a KNL core reads per second in an AVX-512 k-way sum (estimate)"),
         "call": (25e-9, "call-here", "per copy or reduction call on a 1.3 GHz KNL core (in-order-like, 2 wide), 25 "
                                     "ns (about 6x the 4 ns measured here)"),
+    },
+    "tuolumne-32x96": {
+        "title": "Tuolumne (LLNL): 4 AMD MI300A APUs of 24 Zen 4 cores per node (96 cores), HPE Slingshot 11 (the "
+                 "locality paper's third machine, Figure 18); 32 nodes",
+        "nodes": 32, "cores": 96,
+        "nic_bw": (100e9, "llnl-elcap", "4 Slingshot 11 NICs of 25 GB/s per direction, one per MI300A: 100 GB/s per "
+                                       "node (the -shm variant gives each socket its own)"),
+        "nic_lat": (0.7e-6, "est", "about 1.8-2 us one-way MPI latency over Slingshot 11: 2 x 0.7 us + switches"),
+        "net_lat": (0.4e-6, "est", "dragonfly, up to 3 switch hops of 100-350 ns"),
+        "bisection": (None, "est", "non-blocking between NICs (the paper gives no topology)"),
+        "mem_bw": (240e9, "est", "the CPU cores of an MI300A reach its HBM3 through the Infinity Fabric, not at the "
+                                 "GPU's 5.3 TB/s: CPU-only STREAM about 0.2-0.4 TB/s per APU (docs/research/"
+                                 "machines.md), about 1 TB/s per node; two-copy shared-memory MPI reaches about a "
+                                 "quarter of it, as on Dane: 240 GB/s per node (estimate)"),
+        "mem_lat": (0.3e-6, "est", "shared memory inside one MI300A, 0.2-0.4 us"),
+        "h": (80.0, "est", "Slingshot 11 (Cassini) message rate about 300 M/s per 25 GB/s NIC: 80 B per message"),
+        "o": (0.3e-6, "est", "per-message software overhead of Cray MPICH over libfabric (cxi) on a 3.7 GHz Zen 4 "
+                             "core"),
+        "core_bw": (16e9, "core-bw", "one Zen 4 core copying: about 32 GB/s of reads and writes, 16 GB/s copied "
+                                     "(estimate)"),
+        "copy_bw": (16e9, "core-bw", "a local copy or pack by one core, as core_bw (estimate)"),
+        "reduce_bw": (25e9, "core-bw", "operand bytes a Zen 4 core reads per second in an AVX-512 k-way sum "
+                                       "(estimate)"),
+        "call": (5e-9, "call-here", "per copy or reduction call on a 3.7 GHz Zen 4 core, 5 ns (about the 4 ns "
+                                   "measured here)"),
+        "sockets": (4, "llnl-elcap", "4 MI300A sockets of 24 cores, each with its own HBM3: mem_bw split between "
+                                     "them"),
+        "nics": (4, "llnl-elcap", "one NIC per socket: a socket's messages to other nodes leave through its own NIC"),
+        "xsocket_bw": (128e9, "llnl-elcap", "every pair of MI300A joined by 2 Infinity Fabric links of 256 GB/s: "
+                                            "128 GB/s per direction between two sockets"),
+        "xsocket_lat": (0.3e-6, "est", "about 0.3 us more for shared memory on another MI300A"),
+    },
+    "polaris-64x32": {
+        "title": "Polaris (ALCF): one AMD EPYC 7543P of 32 Zen 3 cores per node, HPE Slingshot (the TRA paper's "
+                 "second machine, Figures 11-12); 64 nodes (P up to 2048)",
+        "nodes": 64, "cores": 32,
+        "nic_bw": (25e9, "alcf-polaris", "2 Slingshot 10 NICs of 100 Gb/s: 25 GB/s per direction per node"),
+        "nic_lat": (0.8e-6, "est", "about 2 us one-way MPI latency over Slingshot 10 (ConnectX-5, verbs): 2 x 0.8 "
+                                   "us + switches"),
+        "net_lat": (0.4e-6, "est", "dragonfly, up to 3 switch hops of 100-350 ns"),
+        "bisection": (None, "est", "non-blocking between NICs (the paper gives no topology)"),
+        "mem_bw": (50e9, "alcf-polaris", "204.8 GiB/s peak (8 DDR4-3200 channels); shared-memory MPI copies twice "
+                                         "and reaches about a quarter of it with all cores busy (estimate)"),
+        "mem_lat": (0.3e-6, "est", "shared memory on one Milan socket, 0.2-0.4 us"),
+        "h": (80.0, "est", "ConnectX-5 message rate about 150 M/s per 12.5 GB/s NIC: 80 B per message"),
+        "o": (0.4e-6, "est", "per-message software overhead of Cray MPICH over verbs on a 2.8 GHz Zen 3 core"),
+        "core_bw": (10e9, "core-bw", "one Zen 3 core copying: about 20 GB/s of reads and writes, 10 GB/s copied "
+                                     "(estimate)"),
+        "copy_bw": (10e9, "core-bw", "a local copy or pack by one core, as core_bw (estimate)"),
+        "reduce_bw": (16e9, "core-bw", "operand bytes a Zen 3 core reads per second in an AVX2 k-way sum (estimate)"),
+        "call": (6e-9, "call-here", "per copy or reduction call on a 2.8 GHz Zen 3 core, 6 ns (about 1.5x the 4 ns "
+                                   "measured here)"),
     },
     "yahoo-16x8": {
         "title": "Yahoo (University of Neuchatel): 16 nodes of 2 x 4-core Xeon L5420, Gigabit Ethernet (the Sparbit "
@@ -198,7 +260,7 @@ def bw_factors(h):
 
 
 # The parameters of the NAME-shm model only (the node's memory and cores, local work).
-SHM_KEYS = ("core_bw", "copy_bw", "reduce_bw", "call", "sockets", "xsocket_bw", "xsocket_lat")
+SHM_KEYS = ("core_bw", "copy_bw", "reduce_bw", "call", "sockets", "nics", "xsocket_bw", "xsocket_lat")
 
 
 def head(name, m, keys):
@@ -251,6 +313,36 @@ def xml_shm(name, m):
         out.append(f"{indent}</cluster>")
         return out
 
+    nics = int(v.get("nics", 1))
+    if nics not in (1, sockets):
+        sys.exit(f"make_platforms.py: {name}: {nics} NICs for {sockets} sockets (one, or one per socket)")
+    if nics > 1:
+        # One NIC per socket (Tuolumne's MI300A): every socket is a cluster of
+        # the network zone with its own NIC link to the switch, and each pair
+        # of sockets of a node has its own link (fully connected).
+        per = m["cores"] // sockets
+        for i in range(m["nodes"]):
+            for k in range(sockets):
+                lines += cluster(f"node{i}-s{k}", k * per, per, v["mem_bw"] / sockets, f"node{i}-s{k}-r", "    ")
+        for i in range(m["nodes"]):
+            for k in range(sockets):
+                lines.append(f'    <link id="node{i}-nic{k}" bandwidth="{v["nic_bw"] / nics:g}Bps" '
+                             f'latency="{nic_lat:g}s" sharing_policy="SPLITDUPLEX"/>')
+            for k in range(sockets):
+                for j in range(k + 1, sockets):
+                    lines.append(f'    <link id="node{i}-x{k}-{j}" bandwidth="{v["xsocket_bw"]:g}Bps" '
+                                 f'latency="{v["xsocket_lat"]:g}s" sharing_policy="SPLITDUPLEX"/>')
+        for i in range(m["nodes"]):
+            for k in range(sockets):
+                lines.append(f'    <zoneRoute src="node{i}-s{k}" dst="network" gw_src="node{i}-s{k}-r" '
+                             f'gw_dst="switch"><link_ctn id="node{i}-nic{k}" direction="UP"/></zoneRoute>')
+                for j in range(k + 1, sockets):
+                    lines.append(f'    <zoneRoute src="node{i}-s{k}" dst="node{i}-s{j}" gw_src="node{i}-s{k}-r" '
+                                 f'gw_dst="node{i}-s{j}-r"><link_ctn id="node{i}-x{k}-{j}" direction="UP"/>'
+                                 f'</zoneRoute>')
+        lines.append("  </zone>")
+        lines.append("</platform>")
+        return "\n".join(lines) + "\n"
     for i in range(m["nodes"]):
         if sockets == 1:
             lines += cluster(f"node{i}", 0, m["cores"], v["mem_bw"], f"node{i}-gw", "    ")

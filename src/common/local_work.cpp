@@ -26,6 +26,11 @@ struct Meter {
   double pending = 0;                           // seconds not yet charged
 };
 
+// How many ranks have a charge pending: the MPI wrappers look up their
+// rank's meter only when one has (every MPI call goes through charge(), and
+// on platforms without rates nothing is ever pending).
+std::size_t pending_ranks = 0;
+
 // One per simulated rank, indexed by its actor's pid: simulate.py runs
 // without privatization (smpi/privatization:no), so every rank shares this
 // process's globals.
@@ -55,6 +60,7 @@ Meter& loaded() {
 void add(std::size_t bytes, double rate) {
   Meter& m = loaded();
   if (!m.on || rate <= 0 || bytes == 0) return;
+  if (m.pending <= 0) ++pending_ranks;
   m.pending += m.call + static_cast<double>(bytes) / rate;
 }
 
@@ -64,10 +70,12 @@ void copy(std::size_t bytes) { add(bytes, loaded().copy_bw); }
 void reduce(std::size_t bytes) { add(bytes, loaded().reduce_bw); }
 
 void charge() {
+  if (pending_ranks == 0) return;
   Meter& m = meter();
   if (m.pending <= 0) return;
   const double seconds = m.pending;
   m.pending = 0;
+  --pending_ranks;
   smpi_execute_benched(seconds);
 }
 

@@ -30,8 +30,8 @@ def write(path, rows, compress):
         w = csv.DictWriter(f, FIELDS)
         w.writeheader()
         for r in rows:
-            w.writerow(dict({"schema_version": 1, "collective": "alltoall", "nodes": 0, "rank_order": "block"}, **r,
-                            phase="total"))
+            w.writerow(dict({"schema_version": 1, "collective": "alltoall", "nodes": 0, "rank_order": "block",
+                             "phase": "total"}, **r))
 
 
 def sparbit(good):
@@ -88,6 +88,85 @@ def compare(good):
     return rows
 
 
+def machines(good):
+    """The rows of the claims on the other machines' platforms: Figure 16
+    and 17 on Dane, 18 on Tuolumne, 11 and 12 on Polaris, each made to hold
+    (`good`) or to differ. {directory name without the model suffix: {file: rows}}."""
+    def row(algorithm, params, ranks, size, t, phase="total"):
+        return {"algorithm": algorithm, "params": params, "ranks": ranks, "size_bytes": size, "avg_us": t,
+                "phase": phase}
+
+    def phased(algorithm, params, total, inter, intra):
+        return [row(algorithm, params, 3584, 4096, inter, "inter_node"),
+                row(algorithm, params, 3584, 4096, intra, "intra_node"), row(algorithm, params, 3584, 4096, total)]
+
+    fig16 = phased("node_aware", "inner=pairwise", 120.0, 110.0, 10.0)
+    for g in (2, 4, 8, 16):  # good: 16 per group the fastest; bad: 2 per group, with intra above inter
+        total = (90.0 if g == 16 else 100.0 + g) if good else (80.0 if g == 2 else 100.0 + g)
+        fig16 += phased("locality_aware", f"inner=pairwise;procs-per-group={g}", total, total - 10 if good else 5.0,
+                        10.0 if good else total - 5)
+    four = ("system", "node_aware", "locality_aware", "multileader_node_aware")
+    params = {"system": "none", "node_aware": "inner=pairwise", "locality_aware": "inner=pairwise;procs-per-group=4",
+              "multileader_node_aware": "inner=pairwise;procs-per-leader=4"}
+
+    def sizes(ranks, fastest_small, fastest_large):
+        out = []
+        for size, best in ((4, fastest_small), (4096, fastest_large)):
+            for a in four:
+                out.append(row(a, params[a], ranks, size, 100.0 if a == best else (110.0 if a == "system" else 200.0)))
+        return out
+
+    fig17 = sizes(3584, "multileader_node_aware", "node_aware") if good else sizes(3584, "system", "system")
+    fig18 = sizes(3072, "node_aware", "system") if good else sizes(3072, "locality_aware", "node_aware")
+    fig11 = []
+    for p in (512, 1024, 2048):
+        root = math.isqrt(p - 1) + 1
+        for s in (16, 128, 1024, 8192):
+            best = root if good else 2
+            fig11 += [row("tra", f"radix={r}", p, s, 1000.0 * (1 + abs(math.log2(r) - math.log2(best))))
+                      for r in sorted({2, 4, 8, root, p // 2})]
+    fig12 = []
+    for p in (64, 128, 256, 512):
+        for s in (16, 4096):
+            fig12 += [row("system", "none", p, s, 300.0 if good else 100.0), row("tra", "radix=8", p, s, 150.0),
+                      row("tra2", "radix-intra=6;radix-inter=2", p, s, 120.0)]
+    return {"locality-dane-32x112": {"breakdown_locality_aware-4096B-N32-n3584-run1.csv": fig16,
+                                     "alltoall_sizes-fig17-N32-n3584-run1.csv": fig17},
+            "locality-tuolumne-32x96": {"alltoall_sizes-N32-n3072-run1.csv": fig18},
+            "tra-polaris-64x32": {"tra_radix-N64-n2048-run1.csv": fig11, "tra_compare-N16-n512-run1.csv": fig12}}
+
+
+MACHINE_CLAIMS = {"loc-fig16", "loc-fig17", "loc-fig18", "tra-fig11", "tra-fig12"}
+
+
+def check_machines(claims_py, work):
+    """The claims of Figures 11-12 and 16-18: HOLDS on crafted data made to
+    hold (per-message costs), DIFFERS on data made to differ (no costs)."""
+    failed = 0
+    for suffix, good in (("", True), ("-nocost", False)):
+        for name, files in machines(good).items():
+            d = os.path.join(work, "machines", name + suffix)
+            os.makedirs(d, exist_ok=True)
+            for f, rows in files.items():
+                write(os.path.join(d, f), rows, compress=False)
+    out = subprocess.run([sys.executable, claims_py, "--data", os.path.join(work, "machines"), "--markdown"],
+                         capture_output=True, text=True)
+    seen = set()
+    for line in out.stdout.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) < 9 or cells[0] not in MACHINE_CLAIMS:
+            continue
+        seen.add(cells[0])
+        print(f"{cells[0]}: {cells[6]} ({cells[5]}) / {cells[8]} ({cells[7]})")
+        if cells[6] != "HOLDS" or cells[8] != "DIFFERS":
+            print(f"FAIL: {cells[0]}: expected HOLDS with costs and DIFFERS without, got {cells[6]} / {cells[8]}")
+            failed += 1
+    if seen != MACHINE_CLAIMS:
+        print(f"FAIL: no row for {sorted(MACHINE_CLAIMS - seen)}\n{out.stdout[-2000:]}{out.stderr[-2000:]}")
+        failed += 1
+    return failed
+
+
 def main():
     claims_py, work = sys.argv[1:3]
     # The full model (-shm) made to hold, its -half twin too and its -double
@@ -134,6 +213,7 @@ def main():
     if empty.returncode != 0 or "NO DATA: scripts/paper_scale.py run --parts tra --models costs" not in empty.stdout:
         print(f"FAIL: no data should say NO DATA and the command (exit {empty.returncode})")
         failed += 1
+    failed += check_machines(claims_py, work)
     print("claims: ok" if not failed else f"claims: {failed} failures")
     return 1 if failed else 0
 

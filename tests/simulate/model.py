@@ -10,7 +10,9 @@ at once between 32 cores of a socket (fewer on small nodes) share its
 memory (each gets mem_bw / sockets / 16 where that is below core_bw); a
 message between sockets costs xsocket_lat more; one core receiving K messages takes them one
 core_bw at a time, slower than K cores receiving one each; a message
-between two nodes has the latency of the platform without the node model.
+between two nodes has the latency of the platform without the node model,
+and where a node has a NIC per socket, a message from its last socket
+leaves through that socket's own NIC (no inter-socket link on the way).
 fatpipe: on the NAME platforms (a node is one host), 16 messages at once
 take the time of one (the loopback is FATPIPE), as the docs say.
 local-work: a copy of N bytes advances the rank's clock by exactly
@@ -104,7 +106,15 @@ if WHAT == "memory":
               S / (min(p["core_bw"], p["xsocket_bw"]) * f))
     inter = probe("one", 2, 1)
     lat = 2 * p["nic_lat"] + p["net_lat"]
-    check("one message between two nodes", inter, wtime + lat + S / (min(p["core_bw"], p["nic_bw"]) * f))
+    nics = int(p.get("nics", 1))
+    check("one message between two nodes", inter, wtime + lat + S / (min(p["core_bw"], p["nic_bw"] / nics) * f))
+    if nics > 1:  # a NIC per socket: the last socket's message leaves through its own, not socket 0's
+        # (timed from the send: the receive may be posted a barrier's skew later)
+        far = probe("last", 2, p["cores"])
+        holds("one message from node 1's last socket to node 0 leaves through its socket's own NIC",
+              abs(far - inter) < p["xsocket_lat"] / 2,
+              f"{far * 1e6:.3f} us against {inter * 1e6:.3f} us from socket 0 (through socket 0: "
+              f"{p['xsocket_lat'] * 1e6:.3f} us more)")
 elif WHAT == "fatpipe":
     one, pairs = probe("one", 1, 2), probe("pairs", 1, 32)
     check("16 messages at once inside a node take one's time (FATPIPE loopback)", pairs, one)
