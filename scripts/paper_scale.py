@@ -267,6 +267,25 @@ def walltimes(root):
     return seen
 
 
+def expected(pt, seen):
+    """(seconds, how known) of a point: its own recorded wall time, else the
+    longest recorded for the same point on another model of the machine
+    (the node model's sisters -half and -double run alike), else the
+    static estimate."""
+    if pt.id in seen:
+        return seen[pt.id], "took"
+    machine = pt.platform
+    for suffix in sorted(MODELS.values(), key=len, reverse=True):
+        if suffix and machine.endswith(suffix):
+            machine = machine[:-len(suffix)]
+            break
+    sisters = [seen.get(f"{pt.part}-{machine}{suffix}/{pt.name}") for suffix in MODELS.values()]
+    sisters = [t for t in sisters if t is not None]
+    if sisters:
+        return max(sisters), "as another model took"
+    return pt.estimate, "estimate"
+
+
 def run_point(pt, root, build, dry):
     """Runs one point unless done; gzips its outputs; records its wall time.
     Returns (status, seconds): status 'done' (already), 'ok' or 'FAIL ...'."""
@@ -360,12 +379,13 @@ def main():
         todo = 0.0
         for i, pt in enumerate(pts):
             done = pt.done(root)
-            est = seen.get(pt.id, pt.estimate)
+            est, how = expected(pt, seen)
             todo += 0 if done else est
-            took = f"took {seen[pt.id]:.0f} s" if pt.id in seen else f"about {pt.estimate} s (estimate)"
+            took = f"took {est:.0f} s" if how == "took" else f"about {est:.0f} s ({how})"
             print(f"{i:4d}  {'done' if done else 'todo':4s}  {pt.id:60s} {took}")
         print(f"# {sum(not pt.done(root) for pt in pts)} of {len(pts)} points to run, about {todo / 3600:.1f} h "
-              f"on one core (recorded wall times where a point has run, estimates elsewhere)")
+              f"on one core (recorded wall times where a point or its sister on another model has run, estimates "
+              f"elsewhere)")
         return 0
     if args.command == "merge":
         merge(root, pts)
@@ -396,7 +416,7 @@ def main():
             sys.exit(f"paper_scale.py: --index {args.index}: the selection has points 0-{len(pts) - 1}")
         pts = [pts[args.index]]
     todo = [pt for pt in pts if not pt.done(root)]
-    est = sum(seen.get(pt.id, pt.estimate) for pt in todo)
+    est = sum(expected(pt, seen)[0] for pt in todo)
     print(f"[paper_scale] {len(todo)} of {len(pts)} points to run (about {est / 3600:.1f} h on one core, "
           f"{est / 3600 / args.jobs:.1f} h with -j {args.jobs})", flush=True)
     start, failed = time.time(), 0
