@@ -20,7 +20,8 @@ Parts (the papers' figures at their own scale; --parts):
   tra       the TRA paper on theta-256x64 (64 ranks per node): Figure 8
             (TRA's time against its radix, P = 512, 1024, 2048; S = 16, 128,
             1024, 8192 B), Figure 9 (TRA2's phases against r1 and r2, same
-            P), Figure 10 (system, TRA, TRA2 against S, P = 64 to 2048) and
+            P), Figure 10 (system, TRA, TRA2 against S, P = 64 to 2048; at
+            16, 32 and 64 B also up to P = 4096, 8192 and 16,384) and
             the paper's stated points at P = 2048 (TRA radix 2 and 46 at 128
             B; system, TRA, TRA2 at 32 B: calibrate.py's runs).
             Hours per P from 1024 on (Figure 8 at P = 2048: about 8 h).
@@ -167,6 +168,14 @@ def points(parts, models, small=False):
             cmd, env = figure_script("tra_compare.sbatch", platform, base, 32, 64, MCB_SIZES="16:4096")
             out.append(Point("tra", model, platform, "fig10", cmd, ["tra_compare-N32-n2048-run1.csv"], env,
                              estimate=21600))
+            # Figure 10 beyond P = 2048 (the paper goes to 16,384), at its
+            # small blocks (SMPI's system alltoall is Bruck there; from a few
+            # hundred bytes it is P^2 messages, hours per size at P = 4096).
+            for n in (64, 128, 256):
+                cmd, env = figure_script("tra_compare.sbatch", platform, base, n, 64, MCB_SIZES="16,32,64")
+                out.append(Point("tra", model, platform, f"fig10-N{n}-small", cmd,
+                                 [f"tra_compare-N{n}-n{n * 64}-run1.csv"], env,
+                                 estimate={64: 1800, 128: 7200, 256: 28800}[n]))
         if "locality" in parts:
             platform = "dane-32x112" + suffix
             base = os.path.join("plots", "paper-scale", f"locality-{platform}")
