@@ -446,23 +446,40 @@ def by_param(rows, algorithm, size, name, ranks=3584):
     return out
 
 
-def loc_fig7_small(rows):
-    """4 B: every multi-leader beats hierarchical, and the fewest leaders
-    (most processes per leader) are the best, per inner exchange."""
-    ml = by_param(rows, "multileader", 4, "procs-per-leader")
-    hier = {param(r, "inner"): r["avg_us"] for r in rows
-            if r["algorithm"] == "hierarchical" and r["ranks"] == 3584 and r["size_bytes"] == 4}
+def multileader_sweep(rows, size, fewest):
+    """Figure 7 at `size`: every multi-leader beats hierarchical, and the
+    fewest leaders (`fewest`: most processes per leader) or the most are
+    the best, per inner exchange."""
+    ml = by_param(rows, "multileader", size, "procs-per-leader")
+    hier = {}
+    for r in rows:
+        if r["algorithm"] == "hierarchical" and r["ranks"] == 3584 and r["size_bytes"] == size:
+            hier[param(r, "inner")] = min(hier.get(param(r, "inner"), math.inf), r["avg_us"])
     inners = sorted({i for _, i in ml} & set(hier))
     if not inners or len({p for p, _ in ml}) < 2:
-        raise LookupError("no multileader sweep and hierarchical at 4 B, 32 nodes")
+        raise LookupError(f"no multileader sweep and hierarchical at {size} B, 32 nodes" +
+                          ("" if size == 4 else " (points locality/fig7-9-*-large, 1-4.5 h each here)"))
     ok, out = True, []
     for inner in inners:
         sweep = {p: t for (p, i), t in ml.items() if i == inner}
         best = min(sweep, key=sweep.get)
-        ok &= all(t < hier[inner] for t in sweep.values()) and best == max(sweep)
-        out.append(f"{inner}: hierarchical {hier[inner]:.0f} us, multileader " +
-                   ", ".join(f"ppl {p} {t:.0f} us" for p, t in sorted(sweep.items())))
+        ok &= all(t < hier[inner] for t in sweep.values()) and best == (max(sweep) if fewest else min(sweep))
+        def fmt(t):
+            return f"{t:.0f} us" if size < 1024 else f"{t / 1000:.1f} ms"
+        out.append(f"{inner}: hierarchical {fmt(hier[inner])}, multileader " +
+                   ", ".join(f"ppl {p} {fmt(t)}" for p, t in sorted(sweep.items())))
     return "; ".join(out), ok
+
+
+def loc_fig7_small(rows):
+    """4 B: every multi-leader beats hierarchical, and the fewest leaders are the best."""
+    return multileader_sweep(rows, 4, fewest=True)
+
+
+def loc_fig7_large(rows):
+    """4096 B: every multi-leader beats hierarchical, and the most leaders
+    (4 processes per leader) are the best."""
+    return multileader_sweep(rows, 4096, fewest=False)
 
 
 def loc_fig8_most(rows):
@@ -626,6 +643,10 @@ CLAIMS = [
      "leaders are better", "4 leaders per node best", "locality",
      "at 4 B, every multileader (7, 14, 28 leaders) below hierarchical and 7 leaders (16 per leader) the best, per "
      "inner", loc_fig7_small),
+    ("loc-fig7-large", "locality", "Fig. 7, 4", "at large sizes the more leaders per node the faster, and "
+     "hierarchical (one leader) the slowest", "performance increases with the number of leaders", "locality",
+     "at 4096 B, every multileader (7, 14, 28 leaders) below hierarchical and 28 leaders (4 per leader) the best, per "
+     "inner", loc_fig7_large),
     ("loc-fig8-most", "locality", "Fig. 8, 4", "node-aware beats locality-aware at most sizes",
      "node-aware best for most sizes", "locality", "node_aware below locality_aware's best group size at 70% of "
      "the sizes simulated (pairwise inner)", loc_fig8_most),
@@ -730,10 +751,7 @@ CLAIMS = [
 
 # Claims a simulation can address that are not simulated at the papers'
 # scale yet, and what it takes (docs/claims.md).
-NOT_YET = [
-    ("loc-fig7-9-large", "locality", "Figs. 7-9", "leader and group counts (4, 8, 16 per leader or group) at 32 x "
-     "112 from 64 B up"),
-]
+NOT_YET = []
 
 NOT_SIMULATED = [
     ("multiradix", "allreduce-shared-memory-multiradix",

@@ -196,6 +196,20 @@ def points(parts, models, small=False):
                                                                  "--procs-per-group", "4,8,16", "-m", "4:4"],
                              os.path.join(base, name))
                 out.append(Point("locality", model, platform, f"fig7-9-{algorithm}", cmd, [name], estimate=900))
+            # Figures 7-9 from 64 B up (Figure 7's claim at large sizes; Figure
+            # 8's at most sizes): 10-25 minutes per configuration and size
+            # here, so hours per algorithm; the gather-based ones with SMPI's
+            # linear gather and scatter (within 0.1% of the binomial ones at
+            # 4-1024 B, and the only ones that fit at 4096 B).
+            for algorithm in ("hierarchical", "multileader", "node_aware", "locality_aware", "multileader_node_aware"):
+                name = f"alltoall_leaders-{algorithm}-large-N32-n3584-run1.csv"
+                cfg = LINEAR_GATHERS if algorithm in ("hierarchical", "multileader", "multileader_node_aware") else ()
+                cmd = launch(platform, 32, 112, "mcb_alltoall", ["--algorithm", algorithm, "--inner",
+                                                                 "pairwise,nonblocking", "--procs-per-leader", "4,8,16",
+                                                                 "--procs-per-group", "4,8,16", "-m", "64,1024,4096"],
+                             os.path.join(base, name), cfg)
+                out.append(Point("locality", model, platform, f"fig7-9-{algorithm}-large", cmd, [name],
+                                 estimate=3600 if algorithm in ("hierarchical", "node_aware") else 16000))
             name = "breakdown_hierarchical-N8-n896-run1.csv"
             cmd = launch(platform, 8, 112, "mcb_alltoall", ["--algorithm", "hierarchical", "--inner",
                                                             "pairwise,nonblocking", "--phase-mode", "isolated", "-m",

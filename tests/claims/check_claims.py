@@ -89,8 +89,9 @@ def compare(good):
 
 
 def machines(good):
-    """The rows of the claims on the other machines' platforms: Figure 16
-    and 17 on Dane, 18 on Tuolumne, 11 and 12 on Polaris, each made to hold
+    """The rows of the claims on the other machines' platforms and of the
+    newer rows: Figures 7 (at 4096 B), 16 and 17 on Dane, 18 on Tuolumne, 11
+    and 12 on Polaris, each made to hold
     (`good`) or to differ. {directory name without the model suffix: {file: rows}}."""
     def row(algorithm, params, ranks, size, t, phase="total"):
         return {"algorithm": algorithm, "params": params, "ranks": ranks, "size_bytes": size, "avg_us": t,
@@ -117,6 +118,11 @@ def machines(good):
         return out
 
     fig17 = sizes(3584, "multileader_node_aware", "node_aware") if good else sizes(3584, "system", "system")
+    fig7 = [row("hierarchical", f"inner={i}", 3584, 4096, 5000.0) for i in ("pairwise", "nonblocking")]
+    for ppl in (4, 8, 16):  # good: 4 per leader (the most leaders) the fastest; bad: 16
+        t = 100.0 * (ppl if good else 20 - ppl)
+        fig7 += [row("multileader", f"inner={i};procs-per-leader={ppl}", 3584, 4096, t) for i in ("pairwise",
+                                                                                               "nonblocking")]
     fig18 = sizes(3072, "node_aware", "system") if good else sizes(3072, "locality_aware", "node_aware")
     fig11 = []
     for p in (512, 1024, 2048):
@@ -131,12 +137,13 @@ def machines(good):
             fig12 += [row("system", "none", p, s, 300.0 if good else 100.0), row("tra", "radix=8", p, s, 150.0),
                       row("tra2", "radix-intra=6;radix-inter=2", p, s, 120.0)]
     return {"locality-dane-32x112": {"breakdown_locality_aware-4096B-N32-n3584-run1.csv": fig16,
-                                     "alltoall_sizes-fig17-N32-n3584-run1.csv": fig17},
+                                     "alltoall_sizes-fig17-N32-n3584-run1.csv": fig17,
+                                     "alltoall_leaders-multileader-large-N32-n3584-run1.csv": fig7},
             "locality-tuolumne-32x96": {"alltoall_sizes-N32-n3072-run1.csv": fig18},
             "tra-polaris-64x32": {"tra_radix-N64-n2048-run1.csv": fig11, "tra_compare-N16-n512-run1.csv": fig12}}
 
 
-MACHINE_CLAIMS = {"loc-fig16", "loc-fig17", "loc-fig18", "tra-fig11", "tra-fig12"}
+MACHINE_CLAIMS = {"loc-fig7-large", "loc-fig16", "loc-fig17", "loc-fig18", "tra-fig11", "tra-fig12"}
 
 
 def check_machines(claims_py, work):
