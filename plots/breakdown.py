@@ -13,9 +13,14 @@ it; every other varying column must have one value per panel, else the
 script stops and says which to filter.
 """
 import argparse
+import os
 import sys
 
-import matplotlib
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+import needs  # noqa: E402 (one line, not a traceback, when a library is missing)
+
+needs.need("matplotlib", "pandas")
+import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402

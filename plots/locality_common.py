@@ -4,9 +4,9 @@ leader or group varying (Figures 7-9), node scaling (11, 12) and the stacked
 phase bars of mcb_breakdown (13-16). Not a figure script itself (no
 FIGURES), so plots/all.py leaves it alone.
 """
+import mcbplot  # first: it says which library is missing (scripts/needs.py)
 import numpy as np
 
-import mcbplot
 
 # The paper's series of Figures 10-12: the system MPI and Algorithms 3-5.
 PAPER = ["system", "hierarchical", "multileader", "node_aware", "locality_aware", "multileader_node_aware"]

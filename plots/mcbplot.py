@@ -28,7 +28,13 @@ import os
 import re
 import sys
 
-import matplotlib
+# One line, not a traceback, when this python3 lacks Debian's libraries
+# (scripts/needs.py).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+import needs  # noqa: E402
+
+needs.need("matplotlib", "pandas", "numpy")
+import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402

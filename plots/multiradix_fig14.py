@@ -11,9 +11,9 @@ Data: allreduce_node-N1-n{P}-run*.csv (and allreduce_node_prime-*.csv when
 present) from scripts/allreduce_node.sbatch.
     /usr/bin/python3 plots/multiradix_fig14.py RESULTS_DIR [-o OUTDIR]
 """
+import mcbplot  # first: it says which library is missing (scripts/needs.py)
 import pandas as pd
 
-import mcbplot
 import multiradix_common as mr
 
 FIGURES = {"multiradix_fig14": "allreduce_node{,_prime}-*.csv (scripts/allreduce_node.sbatch)"}

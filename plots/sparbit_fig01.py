@@ -16,10 +16,10 @@ import glob
 import os
 import sys
 
+import mcbplot  # first: it says which library is missing (scripts/needs.py)
 import pandas as pd
 from matplotlib.patches import Patch, Rectangle
 
-import mcbplot
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
 import compare_best  # noqa: E402

@@ -11,13 +11,13 @@ scripts/compare_best.py (via sparbit_fig01.cells()).
 Data: allgather_sparbit-{block,cyclic}-n{P}-run{r}.csv from scripts/allgather_sparbit.sbatch.
     /usr/bin/python3 plots/sparbit_fig05.py RESULTS_DIR [-o OUTDIR]
 """
+import mcbplot  # first: it says which library is missing (scripts/needs.py)
 import numpy as np
 from matplotlib.cm import ScalarMappable
 from matplotlib.colors import ListedColormap, Normalize
 from matplotlib.patches import Patch
 import matplotlib.pyplot as plt
 
-import mcbplot
 import sparbit_fig01
 
 FIGURES = {"sparbit_fig05": "allgather_sparbit-{block,cyclic}-n*-run*.csv (scripts/allgather_sparbit.sbatch)"}

@@ -10,9 +10,9 @@ own tables (table1, table2), also printed as it prints them.
 Data: allgather_sparbit-{block,cyclic}-n{P}-run{r}.csv from scripts/allgather_sparbit.sbatch.
     /usr/bin/python3 plots/sparbit_tables.py RESULTS_DIR [-o OUTDIR]
 """
+import mcbplot  # first: it says which library is missing (scripts/needs.py)
 import matplotlib.pyplot as plt
 
-import mcbplot
 import sparbit_fig01
 from sparbit_fig01 import compare_best
 

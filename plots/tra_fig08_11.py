@@ -12,9 +12,9 @@ params "radix=R"); several runs of a point: the mean of their means and stddevs.
 """
 import math
 
+import mcbplot  # first: it says which library is missing (scripts/needs.py)
 from matplotlib.ticker import FuncFormatter
 
-import mcbplot
 
 FIGURES = {"tra_fig08_11": "tra_radix-N*-n*-run*.csv (scripts/tra_radix.sbatch)"}
 

@@ -10,9 +10,9 @@ varies) from scripts/tra2_radix.sbatch: phases intra_node and inter_node,
 params "radix-intra=R1;radix-inter=R2"; several runs: the mean of their values.
     /usr/bin/python3 plots/tra_fig09.py RESULTS_DIR [-o OUTDIR]
 """
+import mcbplot  # first: it says which library is missing (scripts/needs.py)
 from matplotlib.ticker import FuncFormatter
 
-import mcbplot
 
 FIGURES = {"tra_fig09": "tra2_radix_{intra,inter}-*.csv (scripts/tra2_radix.sbatch)"}
 SCRIPT = "scripts/tra2_radix.sbatch"

@@ -9,9 +9,9 @@ mcb --nodes: `nodes` and `ranks` vary within a file); several runs of a
 point: the mean of their values.
     /usr/bin/python3 plots/tra_fig10.py RESULTS_DIR [-o OUTDIR]
 """
+import mcbplot  # first: it says which library is missing (scripts/needs.py)
 from matplotlib.ticker import FuncFormatter
 
-import mcbplot
 
 FIGURES = {"tra_fig10": "tra_compare-*.csv (scripts/tra_compare.sbatch)"}
 ALGORITHMS = ["system", "tra", "tra2"]

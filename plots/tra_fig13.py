@@ -12,9 +12,9 @@ Data: tra_fft-*.csv from scripts/tra_fft.sbatch (one launch with mcb_fft
 --nodes: `nodes` and `ranks` vary within a file).
     /usr/bin/python3 plots/tra_fig13.py RESULTS_DIR [-o OUTDIR]
 """
+import mcbplot  # first: it says which library is missing (scripts/needs.py)
 import numpy as np
 
-import mcbplot
 
 FIGURES = {"tra_fig13": "tra_fft-*.csv (scripts/tra_fft.sbatch)"}
 ALGORITHMS = ["system", "tra", "tra2"]

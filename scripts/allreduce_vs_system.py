@@ -44,7 +44,10 @@ import os
 import subprocess
 import sys
 
-import pandas as pd
+import needs
+
+needs.need("pandas")
+import pandas as pd  # noqa: E402
 
 SYSTEMS = ["system", "system_persistent"]
 

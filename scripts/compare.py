@@ -59,7 +59,10 @@ import math
 import os
 import sys
 
-import pandas as pd
+import needs
+
+needs.need("pandas")
+import pandas as pd  # noqa: E402
 
 PROG = "compare.py"
 KEY = ["benchmark", "collective", "algorithm", "params", "ranks", "nodes", "ranks_per_node", "rank_order",
@@ -268,6 +271,7 @@ def print_summary(m):
 
 
 def plot(m, extras, args, labels, path):
+    needs.need("matplotlib")
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

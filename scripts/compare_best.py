@@ -37,7 +37,10 @@ best other algorithm (negative when Sparbit is slower), for plots.
 import argparse
 import sys
 
-import pandas as pd
+import needs
+
+needs.need("pandas")
+import pandas as pd  # noqa: E402
 
 PAPER = ["ring", "neighbor_exchange", "recursive_doubling", "bruck", "sparbit"]
 INITIAL = {"ring": "R", "neighbor_exchange": "N", "recursive_doubling": "D", "bruck": "B", "sparbit": "S",

@@ -35,7 +35,10 @@ import subprocess
 import sys
 import tempfile
 
-import pandas as pd
+import needs
+
+needs.need("pandas")
+import pandas as pd  # noqa: E402
 
 COLLECTIVES = ["alltoall", "allgather", "allreduce"]
 

@@ -26,7 +26,10 @@ import os
 import subprocess
 import sys
 
-import pandas as pd
+import needs
+
+needs.need("pandas")
+import pandas as pd  # noqa: E402
 
 COLLECTIVES = {"alltoall": "MCB_ALLTOALL", "allgather": "MCB_ALLGATHER", "allreduce": "MCB_ALLREDUCE"}
 MODES = ["direct", "loaded", "served"]

@@ -17,7 +17,10 @@ stops with an error when they do not.
 import argparse
 import sys
 
-import pandas as pd
+import needs
+
+needs.need("pandas")
+import pandas as pd  # noqa: E402
 
 
 def main():

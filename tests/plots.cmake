@@ -34,3 +34,9 @@ if(MCB_MPI_FLAVOR STREQUAL "mpich")  # oversubscribed: MPICH's ranks yield (test
 endif()
 set_tests_properties(batch_scripts PROPERTIES LABELS scripts TIMEOUT 180 ENVIRONMENT "${batch_env}"
                                               PASS_REGULAR_EXPRESSION "batch scripts: 0 failures")
+# A python3 without Debian's libraries (here: Debian's own with -S): every
+# plot and every script that needs them says so in one line, no traceback.
+add_test(NAME scripts_missing_library COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/missing_library.py
+                                              ${PROJECT_SOURCE_DIR} ${MCB_SYSTEM_PYTHON})
+set_tests_properties(scripts_missing_library PROPERTIES LABELS "plots;bad_input" TIMEOUT 300 PASS_REGULAR_EXPRESSION
+                                                        "missing library: [0-9]+ scripts checked, 0 failed")
