@@ -5,17 +5,7 @@ namespace mcb::allgather {
 
 const std::vector<Algorithm>& algorithms() {
   static const std::vector<Algorithm> list = [] {
-    std::vector<Algorithm> v;
-    v.push_back({"system", "the system MPI's MPI_Allgather", {}, layout_free(system)});
-    Algorithm persistent{"system_persistent",
-                         "the system MPI's persistent allgather (MPI_Allgather_init)",
-                         {},
-                         layout_free(system_persistent)};
-    if (!have_system_persistent()) {
-      persistent.available = false;
-      persistent.unavailable_why = "this MPI has neither MPI_Allgather_init nor MPIX_Allgather_init";
-    }
-    v.push_back(persistent);
+    std::vector<Algorithm> v = system_mpi::algorithms(system_mpi::Collective::allgather);
     v.push_back({"ring", "ring, P-1 steps to the next rank", {}, layout_free(ring)});
     Algorithm ne{"neighbor_exchange",
                  "neighbor exchange, P/2 steps of two blocks, even P only",

@@ -7,17 +7,7 @@ namespace mcb::allreduce {
 
 const std::vector<Algorithm>& algorithms() {
   static const std::vector<Algorithm> list = [] {
-    std::vector<Algorithm> v;
-    v.push_back({"system", "the system MPI's MPI_Allreduce", {}, layout_free(system)});
-    Algorithm persistent{"system_persistent",
-                         "the system MPI's persistent allreduce (MPI_Allreduce_init)",
-                         {},
-                         layout_free(system_persistent)};
-    if (!have_system_persistent()) {
-      persistent.available = false;
-      persistent.unavailable_why = "this MPI has neither MPI_Allreduce_init nor MPIX_Allreduce_init";
-    }
-    v.push_back(persistent);
+    std::vector<Algorithm> v = system_mpi::algorithms(system_mpi::Collective::allreduce);
     v.push_back({"recursive_doubling",
                  "recursive doubling, log2 P exchanges of the whole vector, any P",
                  {},

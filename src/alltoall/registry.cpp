@@ -36,17 +36,7 @@ Algorithm family(std::string name, std::string summary, std::vector<ParamSpec> e
 
 const std::vector<Algorithm>& algorithms() {
   static const std::vector<Algorithm> list = [] {
-    std::vector<Algorithm> v;
-    v.push_back({"system", "the system MPI's MPI_Alltoall", {}, layout_free(system)});
-    Algorithm persistent{"system_persistent",
-                         "the system MPI's persistent alltoall (MPI_Alltoall_init)",
-                         {},
-                         layout_free(system_persistent)};
-    if (!have_system_persistent()) {
-      persistent.available = false;
-      persistent.unavailable_why = "this MPI has neither MPI_Alltoall_init nor MPIX_Alltoall_init";
-    }
-    v.push_back(persistent);
+    std::vector<Algorithm> v = system_mpi::algorithms(system_mpi::Collective::alltoall);
     v.push_back({"pairwise", "pairwise exchange, P-1 MPI_Sendrecv steps (Algorithm 1)", {}, layout_free(pairwise)});
     v.push_back({"nonblocking", "all Isend/Irecv then one Waitall (Algorithm 2)", {}, layout_free(nonblocking)});
     v.push_back({"bruck", "Bruck, ceil(log2 P) rounds of about P/2 blocks, any P", {}, layout_free(bruck)});

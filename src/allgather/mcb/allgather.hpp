@@ -12,16 +12,19 @@
 
 #include "mcb/collective.hpp"
 #include "mcb/plan.hpp"
+#include "mcb/system.hpp"
 
 namespace mcb::allgather {
 
-/// MPI_Allgather of the system MPI. Phase: allgather.
-Plan system(const CollArgs& args);
-/// MPI_Allgather_init (MPI-4) or MPIX_Allgather_init (Open MPI 4.1
-/// pcollreq), started and waited per execution. Phase: allgather. Throws
-/// Error when this MPI has neither.
-Plan system_persistent(const CollArgs& args);
-bool have_system_persistent();
+/// The system MPI's MPI_Allgather (phase: allgather) and its persistent
+/// MPI_Allgather_init or MPIX_Allgather_init, started and waited per execution
+/// (throws Error when this MPI has neither): mcb/system.hpp, for every
+/// collective at once.
+inline Plan system(const CollArgs& args) { return system_mpi::blocking(system_mpi::Collective::allgather, args); }
+inline Plan system_persistent(const CollArgs& args) {
+  return system_mpi::persistent(system_mpi::Collective::allgather, args);
+}
+inline bool have_system_persistent() { return system_mpi::have_persistent(system_mpi::Collective::allgather); }
 /// Ring: P-1 MPI_Sendrecv steps to rank+1, forwarding the block received
 /// in the step before. Phase: exchange.
 Plan ring(const CollArgs& args);

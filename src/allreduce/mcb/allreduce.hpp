@@ -13,16 +13,19 @@
 #include "mcb/collective.hpp"
 #include "mcb/layout.hpp"
 #include "mcb/plan.hpp"
+#include "mcb/system.hpp"
 
 namespace mcb::allreduce {
 
-/// MPI_Allreduce of the system MPI. Phase: allreduce.
-Plan system(const CollArgs& args);
-/// MPI_Allreduce_init (MPI-4) or MPIX_Allreduce_init (Open MPI 4.1
-/// pcollreq), started and waited per execution. Phase: allreduce. Throws
-/// Error when this MPI has neither.
-Plan system_persistent(const CollArgs& args);
-bool have_system_persistent();
+/// The system MPI's MPI_Allreduce (phase: allreduce) and its persistent
+/// MPI_Allreduce_init or MPIX_Allreduce_init, started and waited per execution
+/// (throws Error when this MPI has neither): mcb/system.hpp, for every
+/// collective at once.
+inline Plan system(const CollArgs& args) { return system_mpi::blocking(system_mpi::Collective::allreduce, args); }
+inline Plan system_persistent(const CollArgs& args) {
+  return system_mpi::persistent(system_mpi::Collective::allreduce, args);
+}
+inline bool have_system_persistent() { return system_mpi::have_persistent(system_mpi::Collective::allreduce); }
 /// Recursive doubling: log2 P exchanges of the whole vector, each followed
 /// by a reduction; any P (the ranks beyond the largest power of two fold in
 /// first and get the result at the end). Phases: fold, exchange, unfold.
@@ -84,9 +87,9 @@ const std::vector<Algorithm>& algorithms();
 // buffer is the source, as in MPI_Bcast.
 
 /// MPI_Reduce to rank 0. Phase: reduce.
-Plan system_reduce(const CollArgs& args);
+inline Plan system_reduce(const CollArgs& args) { return system_mpi::blocking(system_mpi::Collective::reduce, args); }
 /// MPI_Bcast from rank 0 (after rank 0 copies send to receive). Phase: bcast.
-Plan system_bcast(const CollArgs& args);
+inline Plan system_bcast(const CollArgs& args) { return system_mpi::blocking(system_mpi::Collective::bcast, args); }
 /// The shared-memory tree as reduce: phases copy_in, reduce, inter_node
 /// (several nodes: the leaders' MPI_Reduce), copy_out.
 Plan shm_tree_reduce(const CollArgs& args, const Layout& layout, const Params& params);

@@ -12,16 +12,19 @@
 #include "mcb/collective.hpp"
 #include "mcb/layout.hpp"
 #include "mcb/plan.hpp"
+#include "mcb/system.hpp"
 
 namespace mcb::alltoall {
 
-/// MPI_Alltoall of the system MPI. Phase: alltoall.
-Plan system(const CollArgs& args);
-/// MPI_Alltoall_init (MPI-4) or MPIX_Alltoall_init (Open MPI 4.1 pcollreq),
-/// started and waited per execution. Phase: alltoall. Throws Error when
-/// this MPI has neither.
-Plan system_persistent(const CollArgs& args);
-bool have_system_persistent();
+/// The system MPI's MPI_Alltoall (phase: alltoall) and its persistent
+/// MPI_Alltoall_init or MPIX_Alltoall_init, started and waited per execution
+/// (throws Error when this MPI has neither): mcb/system.hpp, for every
+/// collective at once.
+inline Plan system(const CollArgs& args) { return system_mpi::blocking(system_mpi::Collective::alltoall, args); }
+inline Plan system_persistent(const CollArgs& args) {
+  return system_mpi::persistent(system_mpi::Collective::alltoall, args);
+}
+inline bool have_system_persistent() { return system_mpi::have_persistent(system_mpi::Collective::alltoall); }
 /// Pairwise exchange (Algorithm 1): P-1 MPI_Sendrecv steps. Phase: exchange.
 Plan pairwise(const CollArgs& args);
 /// Non-blocking exchange (Algorithm 2): all Irecv/Isend, one Waitall.

@@ -1,0 +1,31 @@
+// The system MPI's own collectives as plans, once for every collective:
+// `system` (MPI_Alltoall, MPI_Allgather, MPI_Allreduce, MPI_Reduce to rank
+// 0, MPI_Bcast from rank 0) and `system_persistent` (MPI-4's *_init, or
+// Open MPI 4.1's MPIX_*_init from its pcollreq extension, set up once and
+// run with MPI_Start + MPI_Wait). Their message and byte counts are whatever
+// the MPI's selector picks; they are the reference every other algorithm is
+// measured against.
+#pragma once
+
+#include <vector>
+
+#include "mcb/collective.hpp"
+
+namespace mcb::system_mpi {
+
+enum class Collective { alltoall, allgather, allreduce, reduce, bcast };
+
+/// The blocking collective, one phase named after it ("alltoall", ...).
+/// Reduce: to rank 0 (in place, only the root passes MPI_IN_PLACE); bcast:
+/// from rank 0, which first copies its send buffer into its receive buffer.
+Plan blocking(Collective c, const CollArgs& args);
+/// The persistent collective; throws Error when this MPI has neither the
+/// MPI-4 nor the MPIX_ initialiser.
+Plan persistent(Collective c, const CollArgs& args);
+bool have_persistent(Collective c);
+/// The registry's entries, in --list order: "system", and for alltoall,
+/// allgather and allreduce "system_persistent" (marked unavailable, with
+/// the reason, where this MPI has no initialiser).
+std::vector<Algorithm> algorithms(Collective c);
+
+}  // namespace mcb::system_mpi
