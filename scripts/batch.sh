@@ -14,6 +14,8 @@
 #       srun ... (default under Slurm: "srun --mpi=pmix"; "srun --mpi=pmi2" for MPICH)
 #       local        scripts/local-run.sh: mpirun on this machine (MCB_MPI=openmpi|mpich)
 #       sim:PLATFORM scripts/simulate.py on a SimGrid platform (MCB_BIN: the simulation build)
+#   MCB_SIM_TIMEOUT  with sim:, seconds a simulation may run before it fails
+#                 (default 1800; scripts/paper_scale.py gives its points a day)
 #   MCB_BIN       directory of the mcb binaries (default build/src of the submit directory)
 #   MCB_RESULTS   results directory, one for every figure (default results/ of the submit directory)
 #   MCB_RUNS      repetitions, each its own CSV (default: the paper's)
@@ -102,8 +104,8 @@ launch() {
       if ((virtual)); then cmd+=("$binary" --ranks-per-node "$k"); else cmd+=(-N "$n" --ntasks-per-node="$k" "$binary"); fi ;;
     local) cmd=("$batch_scripts/local-run.sh" -n "$total" "$binary" --ranks-per-node "$k") ;;
     sim:*)
-      cmd=("$batch_scripts/simulate.py" --platform "${launcher#sim:}" --nodes "$n" --ranks-per-node "$k" --launch --
-        "$binary") ;;
+      cmd=("$batch_scripts/simulate.py" --platform "${launcher#sim:}" --nodes "$n" --ranks-per-node "$k"
+        --timeout "${MCB_SIM_TIMEOUT:-1800}" --launch -- "$binary") ;;
   esac
   cmd+=("$@" "${mcb_args[@]}")
   run_step "$n nodes x $k ranks" "${cmd[@]}"
@@ -134,7 +136,7 @@ launch_ranks() {
   case $launcher in
     sim:*)
       cmd=("$batch_scripts/simulate.py" --platform "${launcher#sim:}" --ranks "$p" --ranks-per-node "$per_node" \
-        --launch -- "$binary" "${@:3}" "${mcb_args[@]}")
+        --timeout "${MCB_SIM_TIMEOUT:-1800}" --launch -- "$binary" "${@:3}" "${mcb_args[@]}")
       run_step "$p ranks" "${cmd[@]}"
       return ;;
   esac
@@ -156,8 +158,8 @@ launch_dealt() {
   ((p < n)) && n=$p
   case $launcher in
     sim:*)
-      cmd=("$batch_scripts/simulate.py" --platform "${launcher#sim:}" --ranks "$p" --nodes "$nodes" --deal --launch \
-        -- "$binary") ;;
+      cmd=("$batch_scripts/simulate.py" --platform "${launcher#sim:}" --ranks "$p" --nodes "$nodes" --deal \
+        --timeout "${MCB_SIM_TIMEOUT:-1800}" --launch -- "$binary") ;;
     srun*)
       ((virtual)) && die "launch_dealt: $p ranks dealt over nodes needs real nodes (unset MCB_RANKS_PER_NODE)"
       # shellcheck disable=SC2206 # the launcher is a word list

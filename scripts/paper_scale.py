@@ -122,7 +122,8 @@ def launch(platform, nodes, per_node, binary, args, csv, cfg=()):
 def figure_script(script, platform, out, nodes, per_node, **env):
     """A figure script of scripts/ through the simulator (batch.sh's sim:)."""
     e = {"MCB_LAUNCHER": f"sim:{platform}", "MCB_RESULTS": out, "MCB_NODES": str(nodes),
-         "MCB_RANKS_PER_NODE": str(per_node), "MCB_VALIDATE": "0", "MCB_RUNS": "1", "MCB_ARGS": MCB_ARGS}
+         "MCB_RANKS_PER_NODE": str(per_node), "MCB_VALIDATE": "0", "MCB_RUNS": "1", "MCB_ARGS": MCB_ARGS,
+         "MCB_SIM_TIMEOUT": "86400"}
     e.update({k: str(v) for k, v in env.items()})
     return [os.path.join(HERE, script)], e
 
