@@ -14,4 +14,8 @@ namespace mcb::alltoall {
 
 Plan bruck(const CollArgs& args) { return detail::tra_plan(args, 2); }
 
+MCB_DECLARE_ALGORITHM(bruck) {
+  return {"bruck", "Bruck, ceil(log2 P) rounds of about P/2 blocks, any P", {}, layout_free(bruck)};
+}
+
 }  // namespace mcb::alltoall

@@ -103,4 +103,9 @@ Plan hierarchical(const CollArgs& args, const Layout& layout, const Params& para
   return detail::leader_alltoall("hierarchical", args, layout, params, ppn);
 }
 
+MCB_DECLARE_ALGORITHM(hierarchical) {
+  return detail::family("hierarchical", "gather to one leader per node, alltoall among leaders, scatter (Algorithm 3)",
+                        {}, hierarchical);
+}
+
 }  // namespace mcb::alltoall

@@ -141,6 +141,26 @@ std::vector<ParamSpec> leader_params() {
 
 std::string inner_name(const Params& params) { return params.get("inner", "pairwise"); }
 
+std::string needs_uniform(const Layout& layout) {
+  return layout.uniform() ? "" : "needs the same number of ranks on every node";
+}
+
+Algorithm family(std::string name, std::string summary, std::vector<ParamSpec> extra, PlanFactory make) {
+  std::vector<ParamSpec> params{inner_param()};
+  params.insert(params.end(), extra.begin(), extra.end());
+  for (auto& p : inner_radix_params()) params.push_back(std::move(p));
+  Algorithm a{std::move(name), std::move(summary), std::move(params), std::move(make)};
+  a.unsupported = needs_uniform;
+  // The leaders or groups per node (the inner exchanges' radices depend on
+  // the exchange and are checked when it is made).
+  a.check = [algo = a.name](const Layout& layout, const Params& p) {
+    if (!layout.uniform()) return;
+    if (p.has("leaders-per-node") || p.has("procs-per-leader")) procs_per_leader(algo, layout.ranks_per_node(), p);
+    if (p.has("groups-per-node") || p.has("procs-per-group")) locality_groups(algo, layout.ranks_per_node(), layout, p);
+  };
+  return a;
+}
+
 Repack::Repack(const std::vector<std::size_t>& src_of) {
   for (std::size_t b = 0; b < src_of.size(); ++b) {
     if (!runs_.empty() && runs_.back().src + runs_.back().len == src_of[b] && runs_.back().dst + runs_.back().len == b)

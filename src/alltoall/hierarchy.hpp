@@ -65,6 +65,13 @@ std::vector<ParamSpec> leader_params();
 /// The inner exchange named by --inner (default pairwise).
 std::string inner_name(const Params& params);
 
+/// "needs the same number of ranks on every node" unless the layout has them.
+std::string needs_uniform(const Layout& layout);
+/// The registry entry of an algorithm of the node-aware family: --inner,
+/// `extra` parameters, the inner exchanges' radices; needs uniform nodes;
+/// checks the leaders or groups per node.
+Algorithm family(std::string name, std::string summary, std::vector<ParamSpec> extra, PlanFactory make);
+
 /// Algorithm 3 with `ppl` processes per leader (hierarchical: ppl = ppn).
 Plan leader_alltoall(const std::string& algo, const CollArgs& args, const Layout& layout, const Params& params,
                      int ppl);

@@ -18,4 +18,12 @@ Plan locality_aware(const CollArgs& args, const Layout& layout, const Params& pa
   return detail::group_alltoall("locality_aware", args, layout, params, groups);
 }
 
+MCB_DECLARE_ALGORITHM(locality_aware) {
+  return detail::family(
+      "locality_aware", "node_aware with G groups per node or hwloc regions (Figure 5)",
+      {{"groups-per-node", "G groups of consecutive ranks per node", "", {}},
+       {"procs-per-group", "N ranks per group (default 4, clipped to a divisor of ranks per node)", "", {}}},
+      locality_aware);
+}
+
 }  // namespace mcb::alltoall

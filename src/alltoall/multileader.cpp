@@ -16,4 +16,9 @@ Plan multileader(const CollArgs& args, const Layout& layout, const Params& param
   return detail::leader_alltoall("multileader", args, layout, params, ppl);
 }
 
+MCB_DECLARE_ALGORITHM(multileader) {
+  return detail::family("multileader", "hierarchical with L leaders per node (Algorithm 3, Figure 3)",
+                        detail::leader_params(), multileader);
+}
+
 }  // namespace mcb::alltoall

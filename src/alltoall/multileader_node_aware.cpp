@@ -101,4 +101,10 @@ Plan multileader_node_aware(const CollArgs& args, const Layout& layout, const Pa
   return plan;
 }
 
+MCB_DECLARE_ALGORITHM(multileader_node_aware) {
+  return detail::family("multileader_node_aware",
+                        "gather to L leaders, node-aware alltoall among the leaders, scatter (Algorithm 5)",
+                        detail::leader_params(), multileader_node_aware);
+}
+
 }  // namespace mcb::alltoall

@@ -87,4 +87,9 @@ Plan node_aware(const CollArgs& args, const Layout& layout, const Params& params
   return detail::group_alltoall("node_aware", args, layout, params, detail::NodeGroups::consecutive(ppn, ppn));
 }
 
+MCB_DECLARE_ALGORITHM(node_aware) {
+  return detail::family("node_aware", "alltoall across nodes on the lanes, then inside each node (Algorithm 4)", {},
+                        node_aware);
+}
+
 }  // namespace mcb::alltoall

@@ -31,4 +31,8 @@ Plan nonblocking(const CollArgs& args) {
   return plan;
 }
 
+MCB_DECLARE_ALGORITHM(nonblocking) {
+  return {"nonblocking", "all Isend/Irecv then one Waitall (Algorithm 2)", {}, layout_free(nonblocking)};
+}
+
 }  // namespace mcb::alltoall

@@ -24,4 +24,8 @@ Plan pairwise(const CollArgs& args) {
   return plan;
 }
 
+MCB_DECLARE_ALGORITHM(pairwise) {
+  return {"pairwise", "pairwise exchange, P-1 MPI_Sendrecv steps (Algorithm 1)", {}, layout_free(pairwise)};
+}
+
 }  // namespace mcb::alltoall

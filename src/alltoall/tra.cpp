@@ -130,12 +130,30 @@ Plan inner_tra(const CollArgs& args, const InnerSite& site) {
 
 }  // namespace detail
 
+namespace {
+
+// --radix on P ranks: the check before the first measurement and the
+// factory resolve it here, with the same messages.
+int radix_of(const Params& params, int p) {
+  return detail::resolve_radix("tra", params, "radix", p, "ranks", tra_default_radix(p));
+}
+
+}  // namespace
+
 Plan tra(const CollArgs& args, const Params& params) {
-  const int p = args.size();
-  const int radix = detail::resolve_radix("tra", params, "radix", p, "ranks", tra_default_radix(p));
+  const int radix = radix_of(params, args.size());
   Plan plan = detail::tra_plan(args, radix);
   plan.set_param("radix", std::to_string(radix));
   return plan;
+}
+
+MCB_DECLARE_ALGORITHM(tra) {
+  Algorithm a{"tra",
+              "tunable-radix alltoall: radix r from 2 (Bruck) to P (spread-out), any P",
+              {{"radix", "r in [2, P], a list of them (default ceil(sqrt(P)))", "", {}}},
+              [](const CollArgs& args, const Layout&, const Params& p) { return tra(args, p); }};
+  a.check = [](const Layout& layout, const Params& p) { radix_of(p, layout.size()); };
+  return a;
 }
 
 }  // namespace mcb::alltoall

@@ -19,6 +19,7 @@
 #include <mpi.h>
 
 #include <memory>
+#include <utility>
 
 #include "hierarchy.hpp"
 #include "mcb/error.hpp"
@@ -85,16 +86,39 @@ Plan inner_tra2(const CollArgs& args, const InnerSite& site) {
 
 }  // namespace detail
 
+namespace {
+
+// --radix-intra and --radix-inter on a uniform layout: the check before the
+// first measurement and the factory resolve them here, with the same messages.
+std::pair<int, int> radices_of(const Params& params, int q, int nodes) {
+  return {detail::resolve_radix("tra2", params, "radix-intra", q, "ranks per node", tra_default_radix(q)),
+          detail::resolve_radix("tra2", params, "radix-inter", nodes, "nodes", nodes)};
+}
+
+}  // namespace
+
 Plan tra2(const CollArgs& args, const Layout& layout, const Params& params) {
   // --ranks-per-node that does not divide P is refused by the layout; real
   // nodes of different sizes are refused here.
-  const int q = detail::require_uniform("tra2", args, layout), nodes = layout.num_nodes();
-  const int r1 = detail::resolve_radix("tra2", params, "radix-intra", q, "ranks per node", tra_default_radix(q));
-  const int r2 = detail::resolve_radix("tra2", params, "radix-inter", nodes, "nodes", nodes);
+  const int q = detail::require_uniform("tra2", args, layout);
+  const auto [r1, r2] = radices_of(params, q, layout.num_nodes());
   Plan plan = detail::tra2_plan(args, detail::ranks_by_node(layout), layout.node(), layout.local_rank(), r1, r2);
   plan.set_param("radix-intra", std::to_string(r1));
   plan.set_param("radix-inter", std::to_string(r2));
   return plan;
+}
+
+MCB_DECLARE_ALGORITHM(tra2) {
+  Algorithm a{"tra2",
+              "two-layer TRA: intra-node rounds of radix r1, then inter-node rounds of radix r2",
+              {{"radix-intra", "r1 in [2, ranks per node] (default ceil(sqrt(ranks per node)))", "", {}},
+               {"radix-inter", "r2 in [2, nodes] (default the node count)", "", {}}},
+              tra2};
+  a.unsupported = detail::needs_uniform;
+  a.check = [](const Layout& layout, const Params& p) {
+    if (layout.uniform()) radices_of(p, layout.ranks_per_node(), layout.num_nodes());
+  };
+  return a;
 }
 
 }  // namespace mcb::alltoall

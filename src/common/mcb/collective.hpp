@@ -101,6 +101,12 @@ PlanFactory layout_free(Plan (*f)(const CollArgs&));
 /// frees (unless MPI is finalized by then).
 Plan persistent_request_plan(const std::string& phase, const std::function<void(MPI_Request*)>& init);
 
+/// An algorithm file declares its registry entry (name, summary,
+/// parameters, checks, the layouts it needs) next to its factory:
+///   MCB_DECLARE_ALGORITHM(pairwise) { return {"pairwise", "...", {}, layout_free(pairwise)}; }
+/// and its collective's registry names it once, in --list order.
+#define MCB_DECLARE_ALGORITHM(name) ::mcb::Algorithm declare_##name()
+
 struct Algorithm {
   std::string name;
   std::string summary;  // one line for --list
