@@ -32,4 +32,8 @@ Plan bruck(const CollArgs& args) {
   return plan;
 }
 
+MCB_DECLARE_ALGORITHM(bruck) {
+  return {"bruck", "Bruck, ceil(log2 P) steps of doubling distance, then a rotation, any P", {}, layout_free(bruck)};
+}
+
 }  // namespace mcb::allgather

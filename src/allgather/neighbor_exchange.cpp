@@ -41,4 +41,13 @@ Plan neighbor_exchange(const CollArgs& args) {
   return plan;
 }
 
+MCB_DECLARE_ALGORITHM(neighbor_exchange) {
+  Algorithm a{"neighbor_exchange",
+              "neighbor exchange, P/2 steps of two blocks, even P only",
+              {},
+              layout_free(neighbor_exchange)};
+  a.unsupported = [](const Layout& l) { return neighbor_exchange_unsupported(l.size()); };
+  return a;
+}
+
 }  // namespace mcb::allgather

@@ -30,4 +30,13 @@ Plan recursive_doubling(const CollArgs& args) {
   return plan;
 }
 
+MCB_DECLARE_ALGORITHM(recursive_doubling) {
+  Algorithm a{"recursive_doubling",
+              "recursive doubling, log2 P pairwise steps, power-of-two P only",
+              {},
+              layout_free(recursive_doubling)};
+  a.unsupported = [](const Layout& l) { return recursive_doubling_unsupported(l.size()); };
+  return a;
+}
+
 }  // namespace mcb::allgather

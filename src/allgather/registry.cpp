@@ -1,30 +1,27 @@
-// The allgather algorithms that mcb_allgather offers, in --list order.
+// The allgather algorithms that mcb_allgather offers, in --list order: the
+// system's (mcb/system.hpp), then one line per algorithm, each file
+// declaring its own entry in MCB_DECLARE_ALGORITHM(name) (mcb/collective.hpp).
 #include "mcb/allgather.hpp"
 
 namespace mcb::allgather {
 
+#define MCB_ALLGATHER_ALGORITHMS(X) \
+  X(ring)                           \
+  X(neighbor_exchange)              \
+  X(recursive_doubling)             \
+  X(bruck)                          \
+  X(sparbit)
+
+#define MCB_DECLARE(name) MCB_DECLARE_ALGORITHM(name);
+MCB_ALLGATHER_ALGORITHMS(MCB_DECLARE)
+#undef MCB_DECLARE
+
 const std::vector<Algorithm>& algorithms() {
   static const std::vector<Algorithm> list = [] {
     std::vector<Algorithm> v = system_mpi::algorithms(system_mpi::Collective::allgather);
-    v.push_back({"ring", "ring, P-1 steps to the next rank", {}, layout_free(ring)});
-    Algorithm ne{"neighbor_exchange",
-                 "neighbor exchange, P/2 steps of two blocks, even P only",
-                 {},
-                 layout_free(neighbor_exchange)};
-    ne.unsupported = [](const Layout& l) { return neighbor_exchange_unsupported(l.size()); };
-    v.push_back(ne);
-    Algorithm rd{"recursive_doubling",
-                 "recursive doubling, log2 P pairwise steps, power-of-two P only",
-                 {},
-                 layout_free(recursive_doubling)};
-    rd.unsupported = [](const Layout& l) { return recursive_doubling_unsupported(l.size()); };
-    v.push_back(rd);
-    v.push_back(
-        {"bruck", "Bruck, ceil(log2 P) steps of doubling distance, then a rotation, any P", {}, layout_free(bruck)});
-    v.push_back({"sparbit",
-                 "Sparbit, ceil(log2 P) steps of halving distance, one message per block, any P",
-                 {},
-                 layout_free(sparbit)});
+#define MCB_ADD(name) v.push_back(declare_##name());
+    MCB_ALLGATHER_ALGORITHMS(MCB_ADD)
+#undef MCB_ADD
     return v;
   }();
   return list;

@@ -21,4 +21,6 @@ Plan ring(const CollArgs& args) {
   return plan;
 }
 
+MCB_DECLARE_ALGORITHM(ring) { return {"ring", "ring, P-1 steps to the next rank", {}, layout_free(ring)}; }
+
 }  // namespace mcb::allgather

@@ -59,4 +59,11 @@ Plan sparbit(const CollArgs& args) {
   return plan;
 }
 
+MCB_DECLARE_ALGORITHM(sparbit) {
+  return {"sparbit",
+          "Sparbit, ceil(log2 P) steps of halving distance, one message per block, any P",
+          {},
+          layout_free(sparbit)};
+}
+
 }  // namespace mcb::allgather

@@ -16,6 +16,7 @@
 #include "mcb/allreduce.hpp"
 #include "mcb/error.hpp"
 #include "ppg.hpp"
+#include "shm.hpp"
 #include "vector.hpp"
 
 namespace mcb::allreduce {
@@ -64,6 +65,16 @@ Plan lane(const CollArgs& args, const Layout& layout, const Params& params) {
   const detail::Domain dom{layout.node_comm(),  layout.lane_comm(), layout.ranks_per_node(),
                            layout.local_rank(), layout.num_nodes(), "node"};
   return detail::lane_steps(args, dom.comm, dom.lane, dom.count, detail::parse_inner(who, params, dom));
+}
+
+MCB_DECLARE_ALGORITHM(lane) {
+  Algorithm a{"lane",
+              "multi-lane: reduce_scatter on the node, the chunk allreduced across nodes on the lane by --inner, "
+              "allgatherv on the node",
+              {detail::inner_node_param(), detail::node_factors_param()},
+              lane};
+  a.unsupported = detail::needs_uniform;
+  return a;
 }
 
 }  // namespace mcb::allreduce

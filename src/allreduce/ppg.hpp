@@ -31,4 +31,9 @@ CollArgs gpu_slice(const CollArgs& args, const Layout& layout);
 /// place, phase h2d copies the result back.
 Plan on_slice(const CollArgs& slice, const std::function<Plan(const CollArgs&)>& make);
 
+/// Algorithm::unsupported of lane and the multi-process-per-GPU algorithms.
+inline std::string needs_uniform(const Layout& layout) {
+  return layout.uniform() ? std::string() : std::string("needs the same number of ranks on every node");
+}
+
 }  // namespace mcb::allreduce::detail

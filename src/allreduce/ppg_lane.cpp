@@ -10,6 +10,7 @@
 // and h2d around them). PPG = 1 is lane.
 #include "mcb/allreduce.hpp"
 #include "ppg.hpp"
+#include "shm.hpp"
 
 namespace mcb::allreduce {
 
@@ -24,6 +25,17 @@ Plan ppg_lane(const CollArgs& args, const Layout& layout, const Params& params) 
   return detail::on_slice(detail::gpu_slice(args, layout), [dom, inner](const CollArgs& s) {
     return detail::lane_steps(s, dom.comm, dom.lane, dom.count, inner);
   });
+}
+
+// The multi-process-per-GPU algorithms split the GPU's buffers themselves.
+MCB_DECLARE_ALGORITHM(ppg_lane) {
+  Algorithm a{"ppg_lane",
+              "multi-process per GPU, multi-lane: the lane algorithm on each process's slice",
+              {detail::inner_node_param(), detail::node_factors_param()},
+              ppg_lane};
+  a.unsupported = detail::needs_uniform;
+  a.per_gpu = true;
+  return a;
 }
 
 }  // namespace mcb::allreduce

@@ -21,4 +21,16 @@ Plan ppg_standard(const CollArgs& args, const Layout& layout, const Params&) {
   });
 }
 
+// The multi-process-per-GPU algorithms split the GPU's buffers themselves.
+MCB_DECLARE_ALGORITHM(ppg_standard) {
+  Algorithm a{"ppg_standard",
+              "multi-process per GPU: each of a GPU's PPG processes allreduces its slice with its counterparts on "
+              "every GPU",
+              {},
+              ppg_standard};
+  a.unsupported = detail::needs_uniform;
+  a.per_gpu = true;
+  return a;
+}
+
 }  // namespace mcb::allreduce

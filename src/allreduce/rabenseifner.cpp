@@ -56,4 +56,11 @@ Plan rabenseifner(const CollArgs& args) {
   return plan;
 }
 
+MCB_DECLARE_ALGORITHM(rabenseifner) {
+  return {"rabenseifner",
+          "reduce_scatter by recursive halving, allgather by recursive doubling, any P",
+          {},
+          layout_free(rabenseifner)};
+}
+
 }  // namespace mcb::allreduce

@@ -36,4 +36,11 @@ Plan recursive_doubling(const CollArgs& args) {
   return plan;
 }
 
+MCB_DECLARE_ALGORITHM(recursive_doubling) {
+  return {"recursive_doubling",
+          "recursive doubling, log2 P exchanges of the whole vector, any P",
+          {},
+          layout_free(recursive_doubling)};
+}
+
 }  // namespace mcb::allreduce

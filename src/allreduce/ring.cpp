@@ -41,4 +41,8 @@ Plan ring(const CollArgs& args) {
   return plan;
 }
 
+MCB_DECLARE_ALGORITHM(ring) {
+  return {"ring", "ring reduce_scatter then ring allgather, 2(P-1) steps of n/P", {}, layout_free(ring)};
+}
+
 }  // namespace mcb::allreduce

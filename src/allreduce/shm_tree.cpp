@@ -264,4 +264,16 @@ Plan shm_tree_bcast(const CollArgs& args, const Layout& layout, const Params& pa
   return tree(Kind::bcast, args, layout, params);
 }
 
+MCB_DECLARE_ALGORITHM(shm_tree) {
+  Algorithm a{
+      "shm_tree",
+      "shared-memory tree: reduce stages into local rank 0, one leader per node (or region) across nodes, copy out",
+      {detail::tree_factors_param(), detail::inner_node_param(), detail::node_factors_param(),
+       detail::interface_param(), detail::copy_param()},
+      shm_tree};
+  a.unsupported = detail::shm_unsupported;
+  detail::needs_shared_memory(a);
+  return a;
+}
+
 }  // namespace mcb::allreduce
