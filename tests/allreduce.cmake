@@ -3,18 +3,19 @@
 # default type), in place and not; int and double at a few P; bad input.
 set(AR $<TARGET_FILE:mcb_allreduce>)
 set(AR_CHECK -c -m 4,28,64,4000,400000 -i 2 -x 1 --algorithm all)
-set(AR_ROWS 55)  # 11 algorithms x 5 sizes
+# Every algorithm of --list, each table 5 sizes, all passing.
+set(AR_ROWS --expect-every-algorithm --expect-rows-per-block 5)
 foreach(p RANGE 1 13)
-  mcb_mpi_test(allreduce_p${p} ${p} --expect-ranks --expect-rows ${AR_ROWS}
+  mcb_mpi_test(allreduce_p${p} ${p} --expect-ranks ${AR_ROWS}
                --expect-stdout "# type: float .4 B., size: bytes of the vector, memory: host, in place: no"
                -- ${AR} ${AR_CHECK})
-  mcb_mpi_test(allreduce_p${p}_in_place ${p} --expect-ranks --expect-rows ${AR_ROWS} --expect-stdout "in place: yes"
+  mcb_mpi_test(allreduce_p${p}_in_place ${p} --expect-ranks ${AR_ROWS} --expect-stdout "in place: yes"
                -- ${AR} ${AR_CHECK} --in-place)
 endforeach()
 foreach(p 2 5 8 12)
-  mcb_mpi_test(allreduce_p${p}_int ${p} --expect-ranks --expect-rows ${AR_ROWS} --expect-stdout "# type: int"
+  mcb_mpi_test(allreduce_p${p}_int ${p} --expect-ranks ${AR_ROWS} --expect-stdout "# type: int"
                -- ${AR} -c -m 4,28,64,4000,400000 -i 2 -x 1 -T int)
-  mcb_mpi_test(allreduce_p${p}_double_in_place ${p} --expect-ranks --expect-rows ${AR_ROWS}
+  mcb_mpi_test(allreduce_p${p}_double_in_place ${p} --expect-ranks ${AR_ROWS}
                --expect-stdout "# type: double"
                -- ${AR} -c -m 8,56,128,8000,800000 -i 2 -x 1 -T double --in-place)
 endforeach()

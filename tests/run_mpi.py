@@ -9,6 +9,15 @@ Checks, all optional:
                        (a binary started by the other MPI's launcher runs as
                        N silent singletons)
   --expect-rows K      exactly K console rows ending in 'pass', none in 'fail'
+  --expect-every-algorithm
+                       every algorithm that `PROGRAM --list` offers (and this
+                       MPI can run) ran, or was skipped with the reason, and no
+                       row failed: a new algorithm is in the sweep unasked
+  --expect-rows-per-block K
+                       every table (one per algorithm configuration and phase
+                       mode) has exactly K rows, each 'pass' (with --expect-
+                       every-algorithm, instead of a total that an algorithm
+                       more would change)
   --expect-stdout RE   regular expression that stdout must match
   --expect-stderr RE   regular expression that stderr must match
   --expect-error RE    the run must fail: the launcher and every rank exit
@@ -93,6 +102,8 @@ def main():
     p.add_argument("--timeout", type=float, default=120)
     p.add_argument("--expect-ranks", action="store_true")
     p.add_argument("--expect-rows", type=int)
+    p.add_argument("--expect-every-algorithm", action="store_true")
+    p.add_argument("--expect-rows-per-block", type=int)
     p.add_argument("--expect-stdout", action="append", default=[])
     p.add_argument("--expect-stderr", action="append", default=[])
     p.add_argument("--expect-error")
@@ -151,6 +162,32 @@ def main():
         failed = len(re.findall(r"^\d+\s.*\bfail\b", out, re.M))
         if passed != args.expect_rows or failed:
             failures.append(f"{passed} rows passed and {failed} failed, expected {args.expect_rows} passed")
+    if args.expect_every_algorithm:
+        listing = subprocess.run([args.program[0], "--list"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                 text=True, timeout=60).stdout
+        offered = [m.group(1) for m in re.finditer(r"^  (\w+)  +(.*)$", listing, re.M)
+                   if "[unavailable:" not in m.group(2)]
+        ran = set(re.findall(r"^# \S+ \(mcb [^)]*\): [\w ]+, algorithm (\w+)", out, re.M))
+        skipped = set(re.findall(r"^# skipping (\w+), not applicable", out, re.M))
+        missing = [a for a in offered if a not in ran | skipped]
+        if not offered:
+            failures.append(f"{args.program[0]} --list offers no algorithm:\n{listing}")
+        if missing:
+            failures.append(f"algorithms of --list that neither ran nor were skipped: {', '.join(missing)}")
+        if re.search(r"^\d+\s.*\bfail\b", out, re.M):
+            failures.append("a row failed validation")
+    if args.expect_rows_per_block is not None:
+        blocks = re.split(r"^# \S+ \(mcb [^)]*\): ", out, flags=re.M)[1:]
+        for block in blocks:
+            rows = re.findall(r"^\d+\s.*$", block, re.M)
+            good = [r for r in rows if re.search(r"\bpass\b", r)]
+            if len(rows) != args.expect_rows_per_block or len(good) != len(rows):
+                name = block.split("\n", 1)[0]
+                failures.append(f"table '{name}': {len(good)} of {len(rows)} rows pass, expected "
+                                f"{args.expect_rows_per_block}")
+                break
+        if not blocks:
+            failures.append("no table")
     for rex in args.expect_stdout:
         if not re.search(rex, out, re.M):
             failures.append(f"stdout does not match {rex!r}")
