@@ -12,19 +12,6 @@ namespace mcb::allgather {
   X(bruck)                          \
   X(sparbit)
 
-#define MCB_DECLARE(name) MCB_DECLARE_ALGORITHM(name);
-MCB_ALLGATHER_ALGORITHMS(MCB_DECLARE)
-#undef MCB_DECLARE
-
-const std::vector<Algorithm>& algorithms() {
-  static const std::vector<Algorithm> list = [] {
-    std::vector<Algorithm> v = system_mpi::algorithms(system_mpi::Collective::allgather);
-#define MCB_ADD(name) v.push_back(declare_##name());
-    MCB_ALLGATHER_ALGORITHMS(MCB_ADD)
-#undef MCB_ADD
-    return v;
-  }();
-  return list;
-}
+MCB_ALGORITHM_REGISTRY(allgather, MCB_ALLGATHER_ALGORITHMS)
 
 }  // namespace mcb::allgather

@@ -17,19 +17,6 @@ namespace mcb::allreduce {
   X(shm_cyclic_shift)               \
   X(shm_tree)
 
-#define MCB_DECLARE(name) MCB_DECLARE_ALGORITHM(name);
-MCB_ALLREDUCE_ALGORITHMS(MCB_DECLARE)
-#undef MCB_DECLARE
-
-const std::vector<Algorithm>& algorithms() {
-  static const std::vector<Algorithm> list = [] {
-    std::vector<Algorithm> v = system_mpi::algorithms(system_mpi::Collective::allreduce);
-#define MCB_ADD(name) v.push_back(declare_##name());
-    MCB_ALLREDUCE_ALGORITHMS(MCB_ADD)
-#undef MCB_ADD
-    return v;
-  }();
-  return list;
-}
+MCB_ALGORITHM_REGISTRY(allreduce, MCB_ALLREDUCE_ALGORITHMS)
 
 }  // namespace mcb::allreduce

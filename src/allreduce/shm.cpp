@@ -222,7 +222,7 @@ Plan inter_node_plan(const Inner& inner, const CollArgs& args, MPI_Comm lane_com
   if (inner.name == "rabenseifner") return allreduce::rabenseifner(lane);
   if (inner.name == "ring") return allreduce::ring(lane);
   if (inner.name == "recursive_exchange") return recursive_exchange(lane, inner.factors);
-  return allreduce::system(lane);
+  return system_mpi::blocking(system_mpi::Collective::allreduce, lane);
 }
 
 ParamSpec factors_param(const std::string& help) { return {"factors", help, "", {}, {}, false}; }

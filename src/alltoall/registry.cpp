@@ -22,20 +22,7 @@ namespace mcb::alltoall {
   X(locality_aware)                \
   X(multileader_node_aware)
 
-#define MCB_DECLARE(name) MCB_DECLARE_ALGORITHM(name);
-MCB_ALLTOALL_ALGORITHMS(MCB_DECLARE)
-#undef MCB_DECLARE
-
-const std::vector<Algorithm>& algorithms() {
-  static const std::vector<Algorithm> list = [] {
-    std::vector<Algorithm> v = system_mpi::algorithms(system_mpi::Collective::alltoall);
-#define MCB_ADD(name) v.push_back(declare_##name());
-    MCB_ALLTOALL_ALGORITHMS(MCB_ADD)
-#undef MCB_ADD
-    return v;
-  }();
-  return list;
-}
+MCB_ALGORITHM_REGISTRY(alltoall, MCB_ALLTOALL_ALGORITHMS)
 
 const Algorithm& find(const std::string& name) {
   for (const auto& a : algorithms())
@@ -55,8 +42,11 @@ template <Plan (*F)(const CollArgs&)>
 Plan site_free(const CollArgs& args, const InnerSite&) {
   return F(args);
 }
+Plan system_inner(const CollArgs& args, const InnerSite&) {
+  return system_mpi::blocking(system_mpi::Collective::alltoall, args);
+}
 constexpr Inner kInner[] = {{"pairwise", site_free<pairwise>}, {"nonblocking", site_free<nonblocking>},
-                            {"bruck", site_free<bruck>},       {"system", site_free<system>},
+                            {"bruck", site_free<bruck>},       {"system", system_inner},
                             {"tra", detail::inner_tra},        {"tra2", detail::inner_tra2}};
 
 }  // namespace

@@ -16,15 +16,9 @@
 
 namespace mcb::allgather {
 
-/// The system MPI's MPI_Allgather (phase: allgather) and its persistent
-/// MPI_Allgather_init or MPIX_Allgather_init, started and waited per execution
-/// (throws Error when this MPI has neither): mcb/system.hpp, for every
-/// collective at once.
-inline Plan system(const CollArgs& args) { return system_mpi::blocking(system_mpi::Collective::allgather, args); }
-inline Plan system_persistent(const CollArgs& args) {
-  return system_mpi::persistent(system_mpi::Collective::allgather, args);
-}
-inline bool have_system_persistent() { return system_mpi::have_persistent(system_mpi::Collective::allgather); }
+/// The system MPI's own MPI_Allgather and its persistent variant (algorithms
+/// system and system_persistent) are system_mpi::blocking and
+/// system_mpi::persistent of Collective::allgather (mcb/system.hpp).
 /// Ring: P-1 MPI_Sendrecv steps to rank+1, forwarding the block received
 /// in the step before. Phase: exchange.
 Plan ring(const CollArgs& args);

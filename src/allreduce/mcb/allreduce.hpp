@@ -17,15 +17,9 @@
 
 namespace mcb::allreduce {
 
-/// The system MPI's MPI_Allreduce (phase: allreduce) and its persistent
-/// MPI_Allreduce_init or MPIX_Allreduce_init, started and waited per execution
-/// (throws Error when this MPI has neither): mcb/system.hpp, for every
-/// collective at once.
-inline Plan system(const CollArgs& args) { return system_mpi::blocking(system_mpi::Collective::allreduce, args); }
-inline Plan system_persistent(const CollArgs& args) {
-  return system_mpi::persistent(system_mpi::Collective::allreduce, args);
-}
-inline bool have_system_persistent() { return system_mpi::have_persistent(system_mpi::Collective::allreduce); }
+/// The system MPI's own MPI_Allreduce and its persistent variant (algorithms
+/// system and system_persistent) are system_mpi::blocking and
+/// system_mpi::persistent of Collective::allreduce (mcb/system.hpp).
 /// Recursive doubling: log2 P exchanges of the whole vector, each followed
 /// by a reduction; any P (the ranks beyond the largest power of two fold in
 /// first and get the result at the end). Phases: fold, exchange, unfold.
@@ -86,10 +80,9 @@ const std::vector<Algorithm>& algorithms();
 // reaches every receive buffer (rank 0's too); in place, rank 0's receive
 // buffer is the source, as in MPI_Bcast.
 
-/// MPI_Reduce to rank 0. Phase: reduce.
-inline Plan system_reduce(const CollArgs& args) { return system_mpi::blocking(system_mpi::Collective::reduce, args); }
-/// MPI_Bcast from rank 0 (after rank 0 copies send to receive). Phase: bcast.
-inline Plan system_bcast(const CollArgs& args) { return system_mpi::blocking(system_mpi::Collective::bcast, args); }
+/// MPI_Reduce to rank 0 and MPI_Bcast from rank 0 (mcb_reduce's and
+/// mcb_bcast's system): system_mpi::blocking of Collective::reduce, bcast.
+
 /// The shared-memory tree as reduce: phases copy_in, reduce, inter_node
 /// (several nodes: the leaders' MPI_Reduce), copy_out.
 Plan shm_tree_reduce(const CollArgs& args, const Layout& layout, const Params& params);

@@ -16,15 +16,9 @@
 
 namespace mcb::alltoall {
 
-/// The system MPI's MPI_Alltoall (phase: alltoall) and its persistent
-/// MPI_Alltoall_init or MPIX_Alltoall_init, started and waited per execution
-/// (throws Error when this MPI has neither): mcb/system.hpp, for every
-/// collective at once.
-inline Plan system(const CollArgs& args) { return system_mpi::blocking(system_mpi::Collective::alltoall, args); }
-inline Plan system_persistent(const CollArgs& args) {
-  return system_mpi::persistent(system_mpi::Collective::alltoall, args);
-}
-inline bool have_system_persistent() { return system_mpi::have_persistent(system_mpi::Collective::alltoall); }
+/// The system MPI's own MPI_Alltoall and its persistent variant (algorithms
+/// system and system_persistent) are system_mpi::blocking and
+/// system_mpi::persistent of Collective::alltoall (mcb/system.hpp).
 /// Pairwise exchange (Algorithm 1): P-1 MPI_Sendrecv steps. Phase: exchange.
 Plan pairwise(const CollArgs& args);
 /// Non-blocking exchange (Algorithm 2): all Irecv/Isend, one Waitall.

@@ -29,3 +29,20 @@ bool have_persistent(Collective c);
 std::vector<Algorithm> algorithms(Collective c);
 
 }  // namespace mcb::system_mpi
+
+#define MCB_REGISTRY_DECLARE_(name) MCB_DECLARE_ALGORITHM(name);
+#define MCB_REGISTRY_ADD_(name) v.push_back(declare_##name());
+/// A collective's registry, algorithms(): the system's entries of
+/// system_mpi::Collective::coll, then those of LIST, an X-macro naming one
+/// algorithm per line (each declared in its own file with
+/// MCB_DECLARE_ALGORITHM), in --list order.
+#define MCB_ALGORITHM_REGISTRY(coll, LIST)                                                           \
+  LIST(MCB_REGISTRY_DECLARE_)                                                                        \
+  const std::vector<Algorithm>& algorithms() {                                                       \
+    static const std::vector<Algorithm> list = [] {                                                  \
+      std::vector<Algorithm> v = ::mcb::system_mpi::algorithms(::mcb::system_mpi::Collective::coll); \
+      LIST(MCB_REGISTRY_ADD_)                                                                        \
+      return v;                                                                                      \
+    }();                                                                                             \
+    return list;                                                                                     \
+  }
