@@ -128,6 +128,34 @@ def figure_script(script, platform, out, nodes, per_node, **env):
     return [os.path.join(HERE, script)], e
 
 
+GATHER_BASED = ("hierarchical", "multileader", "multileader_node_aware")
+
+
+def radix_point(part, model, platform, base, nodes, per_node, name, estimate, directory=None):
+    """TRA's time against its radix on `nodes` nodes (tra_radix.sbatch; the
+    TRA paper's Figures 8 and 11), S = 16, 128, 1024, 8192 B."""
+    cmd, env = figure_script("tra_radix.sbatch", platform, base, nodes, per_node, MCB_NODE_COUNTS=nodes,
+                             MCB_SIZES="16,128,1024,8192")
+    return Point(part, model, platform, name, cmd, [f"tra_radix-N{nodes}-n{nodes * per_node}-run1.csv"], env,
+                 estimate=estimate, directory=directory)
+
+
+def sizes_points(part, model, platform, base, nodes, per_node, algorithm, figure, estimate, directory=None):
+    """One algorithm of the locality paper's Figures 10 and 18 against the
+    size, 4 to 4096 B, both inners (FAMILY); the gather-based ones at
+    4096 B apart, with SMPI's linear gather and scatter."""
+    runs = [("4,64,1024", "", ()), ("4096:4096", "4096B-lineargather-", LINEAR_GATHERS)] if (
+        algorithm in GATHER_BASED) else [("4,64,1024,4096", "", ())]
+    out = []
+    for sizes, tag, cfg in runs:
+        name = f"alltoall_sizes-{algorithm}-{tag}N{nodes}-n{nodes * per_node}-run1.csv"
+        cmd = launch(platform, nodes, per_node, "mcb_alltoall", ["--algorithm", algorithm] + FAMILY + ["-m", sizes],
+                     os.path.join(base, name), cfg)
+        out.append(Point(part, model, platform, f"{figure}-{algorithm}{'-' + tag[:-1] if tag else ''}", cmd, [name],
+                         estimate=estimate, directory=directory))
+    return out
+
+
 def points(parts, models, small=False):
     """Every point of `parts` x `models`, in a fixed order (a job array's
     index is a position in it). `small`: the CI smoke set (yahoo-16x8,
@@ -149,10 +177,8 @@ def points(parts, models, small=False):
             base = os.path.join("plots", "paper-scale", f"tra-{platform}")
             for n in (8, 16, 32):
                 ranks = n * 64
-                cmd, env = figure_script("tra_radix.sbatch", platform, base, n, 64, MCB_NODE_COUNTS=n,
-                                         MCB_SIZES="16,128,1024,8192")
-                out.append(Point("tra", model, platform, f"fig8-N{n}", cmd, [f"tra_radix-N{n}-n{ranks}-run1.csv"], env,
-                                 estimate={8: 1500, 16: 7200, 32: 28800}[n]))
+                out.append(radix_point("tra", model, platform, base, n, 64, f"fig8-N{n}",
+                                       {8: 1500, 16: 7200, 32: 28800}[n]))
                 cmd, env = figure_script("tra2_radix.sbatch", platform, base, n, 64, MCB_NODE_COUNTS=n)
                 out.append(Point("tra", model, platform, f"fig9-N{n}", cmd,
                                  [f"tra2_radix_{w}-N{n}-n{ranks}-run1.csv" for w in ("intra", "inter")], env,
@@ -181,14 +207,8 @@ def points(parts, models, small=False):
             platform = "dane-32x112" + suffix
             base = os.path.join("plots", "paper-scale", f"locality-{platform}")
             for algorithm in LOCALITY_ALGORITHMS:
-                runs = [("4,64,1024", "", ()), ("4096:4096", "4096B-lineargather-", LINEAR_GATHERS)] if algorithm in (
-                    "hierarchical", "multileader", "multileader_node_aware") else [("4,64,1024,4096", "", ())]
-                for sizes, tag, cfg in runs:
-                    name = f"alltoall_sizes-{algorithm}-{tag}N32-n3584-run1.csv"
-                    cmd = launch(platform, 32, 112, "mcb_alltoall", ["--algorithm", algorithm] + FAMILY +
-                                 ["-m", sizes], os.path.join(base, name), cfg)
-                    out.append(Point("locality", model, platform, f"fig10-{algorithm}{'-' + tag[:-1] if tag else ''}",
-                                     cmd, [name], estimate=2400 if algorithm == "pairwise" else 900))
+                out += sizes_points("locality", model, platform, base, 32, 112, algorithm, "fig10",
+                                    2400 if algorithm == "pairwise" else 900)
             # Figures 7-9 at 4 B: 4, 8 and 16 processes per leader or group.
             for algorithm in ("hierarchical", "multileader", "node_aware", "locality_aware", "multileader_node_aware"):
                 name = f"alltoall_leaders-{algorithm}-4B-N32-n3584-run1.csv"
@@ -204,7 +224,7 @@ def points(parts, models, small=False):
             # 4-1024 B, and the only ones that fit at 4096 B).
             for algorithm in ("hierarchical", "multileader", "node_aware", "locality_aware", "multileader_node_aware"):
                 name = f"alltoall_leaders-{algorithm}-large-N32-n3584-run1.csv"
-                cfg = LINEAR_GATHERS if algorithm in ("hierarchical", "multileader", "multileader_node_aware") else ()
+                cfg = LINEAR_GATHERS if algorithm in GATHER_BASED else ()
                 cmd = launch(platform, 32, 112, "mcb_alltoall", ["--algorithm", algorithm, "--inner",
                                                                  "pairwise,nonblocking", "--procs-per-leader", "4,8,16",
                                                                  "--procs-per-group", "4,8,16", "-m", "64,1024,4096"],
@@ -253,11 +273,8 @@ def points(parts, models, small=False):
             platform = "polaris-64x32" + suffix
             base = os.path.join("plots", "paper-scale", f"tra-{platform}")
             for n in (16, 32, 64):
-                ranks = n * 32
-                cmd, env = figure_script("tra_radix.sbatch", platform, base, n, 32, MCB_NODE_COUNTS=n,
-                                         MCB_SIZES="16,128,1024,8192")
-                out.append(Point("polaris", model, platform, f"fig11-N{n}", cmd, [f"tra_radix-N{n}-n{ranks}-run1.csv"],
-                                 env, estimate={16: 1500, 32: 7200, 64: 28800}[n], directory=f"tra-{platform}"))
+                out.append(radix_point("polaris", model, platform, base, n, 32, f"fig11-N{n}",
+                                       {16: 1500, 32: 7200, 64: 28800}[n], directory=f"tra-{platform}"))
             cmd, env = figure_script("tra_compare.sbatch", platform, base, 16, 32, MCB_SIZES="16:4096")
             out.append(Point("polaris", model, platform, "fig12-N16", cmd, ["tra_compare-N16-n512-run1.csv"], env,
                              estimate=3600, directory=f"tra-{platform}"))
@@ -268,14 +285,8 @@ def points(parts, models, small=False):
             platform = "tuolumne-32x96" + suffix
             base = os.path.join("plots", "paper-scale", f"locality-{platform}")
             for algorithm in ("node_aware", "locality_aware", "multileader_node_aware", "system"):
-                runs = [("4,64,1024", "", ()), ("4096:4096", "4096B-lineargather-", LINEAR_GATHERS)] if (
-                    algorithm == "multileader_node_aware") else [("4,64,1024,4096", "", ())]
-                for sizes, tag, cfg in runs:
-                    name = f"alltoall_sizes-{algorithm}-{tag}N32-n3072-run1.csv"
-                    cmd = launch(platform, 32, 96, "mcb_alltoall", ["--algorithm", algorithm] + FAMILY +
-                                 ["-m", sizes], os.path.join(base, name), cfg)
-                    out.append(Point("tuolumne", model, platform, f"fig18-{algorithm}{'-' + tag[:-1] if tag else ''}",
-                                     cmd, [name], estimate=900, directory=f"locality-{platform}"))
+                out += sizes_points("tuolumne", model, platform, base, 32, 96, algorithm, "fig18", 900,
+                                    directory=f"locality-{platform}")
     return out
 
 

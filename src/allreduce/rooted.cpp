@@ -11,13 +11,11 @@ namespace mcb::allreduce {
 const std::vector<Algorithm>& reduce_algorithms() {
   static const std::vector<Algorithm> list = [] {
     std::vector<Algorithm> v = system_mpi::algorithms(system_mpi::Collective::reduce);
-    Algorithm tree{"shm_tree",
-                   "shared-memory tree: reduce stages into local rank 0, leaders' MPI_Reduce across nodes",
-                   {detail::tree_factors_param(), detail::interface_param(), detail::copy_param()},
-                   shm_tree_reduce};
-    tree.unsupported = detail::shm_unsupported;
-    detail::needs_shared_memory(tree);
-    v.push_back(tree);
+    v.push_back(detail::shared_memory_algorithm(
+        {"shm_tree",
+         "shared-memory tree: reduce stages into local rank 0, leaders' MPI_Reduce across nodes",
+         {detail::tree_factors_param(), detail::interface_param(), detail::copy_param()},
+         shm_tree_reduce}));
     return v;
   }();
   return list;
@@ -26,13 +24,11 @@ const std::vector<Algorithm>& reduce_algorithms() {
 const std::vector<Algorithm>& bcast_algorithms() {
   static const std::vector<Algorithm> list = [] {
     std::vector<Algorithm> v = system_mpi::algorithms(system_mpi::Collective::bcast);
-    Algorithm tree{"shm_tree",
-                   "shared-memory bcast: rank 0 copies in, leaders' MPI_Bcast across nodes, every rank copies out",
-                   {detail::interface_param(), detail::copy_param()},
-                   shm_tree_bcast};
-    tree.unsupported = detail::shm_unsupported;
-    detail::needs_shared_memory(tree);
-    v.push_back(tree);
+    v.push_back(detail::shared_memory_algorithm(
+        {"shm_tree",
+         "shared-memory bcast: rank 0 copies in, leaders' MPI_Bcast across nodes, every rank copies out",
+         {detail::interface_param(), detail::copy_param()},
+         shm_tree_bcast}));
     return v;
   }();
   return list;

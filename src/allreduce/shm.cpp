@@ -129,11 +129,13 @@ bool by_region(const Layout& layout) { return layout.options().region.kind != Re
 
 }  // namespace
 
-void needs_shared_memory([[maybe_unused]] Algorithm& algorithm) {
+Algorithm shared_memory_algorithm(Algorithm algorithm) {
+  algorithm.unsupported = shm_unsupported;
 #ifdef MCB_SIMULATE
   algorithm.available = false;
   algorithm.unavailable_why = "SMPI shares no memory between simulated ranks (simulation build)";
 #endif
+  return algorithm;
 }
 
 std::string shm_unsupported(const Layout& layout) {

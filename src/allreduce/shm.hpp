@@ -140,8 +140,9 @@ ParamSpec factors_param(const std::string& help);
 ParamSpec tree_factors_param();
 /// Why a shared-memory algorithm cannot run on a layout ("" when it can).
 std::string shm_unsupported(const Layout& layout);
-/// Marks a shared-memory algorithm unavailable where simulated ranks share no
+/// The registry entry of a shared-memory algorithm: unsupported where
+/// shm_unsupported says so, and unavailable where simulated ranks share no
 /// memory (the SimGrid SMPI build, MCB_SIMULATE).
-void needs_shared_memory(Algorithm& algorithm);
+Algorithm shared_memory_algorithm(Algorithm algorithm);
 
 }  // namespace mcb::allreduce::detail

@@ -194,18 +194,15 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
 }
 
 MCB_DECLARE_ALGORITHM(shm_cyclic_shift) {
-  Algorithm a{
-      "shm_cyclic_shift",
-      "shared-memory cyclic shift: dissemination reduce_scatter, Bruck allgather, commutative ops",
-      {detail::factors_param(
-           "=-f1,...,g1,...: reduce_scatter (negative) and allgather (positive) factors, each list multiplying to "
-           "at least the ranks per node (-2,-2,-2,2,2,2 for 7); alternatives separated by / (default as "
-           "shm_recursive_exchange)"),
-       detail::inner_node_param(), detail::node_factors_param(), detail::interface_param(), detail::copy_param()},
-      shm_cyclic_shift};
-  a.unsupported = detail::shm_unsupported;
-  detail::needs_shared_memory(a);
-  return a;
+  return detail::shared_memory_algorithm(
+      {"shm_cyclic_shift",
+       "shared-memory cyclic shift: dissemination reduce_scatter, Bruck allgather, commutative ops",
+       {detail::factors_param(
+            "=-f1,...,g1,...: reduce_scatter (negative) and allgather (positive) factors, each list multiplying to "
+            "at least the ranks per node (-2,-2,-2,2,2,2 for 7); alternatives separated by / (default as "
+            "shm_recursive_exchange)"),
+        detail::inner_node_param(), detail::node_factors_param(), detail::interface_param(), detail::copy_param()},
+       shm_cyclic_shift});
 }
 
 }  // namespace mcb::allreduce

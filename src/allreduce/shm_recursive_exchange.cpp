@@ -195,17 +195,14 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
 }
 
 MCB_DECLARE_ALGORITHM(shm_recursive_exchange) {
-  Algorithm a{
-      "shm_recursive_exchange",
-      "shared-memory recursive exchange: reduce_scatter and allgather stages of flexible factors",
-      {detail::factors_param(
-           "=-f1,-f2,...,g1,g2,...: reduce_scatter (negative) and allgather (positive) factors, each multiplying to "
-           "the ranks per node; alternatives separated by / (default: prime factors merged up to 8, mirrored)"),
-       detail::inner_node_param(), detail::node_factors_param(), detail::interface_param(), detail::copy_param()},
-      shm_recursive_exchange};
-  a.unsupported = detail::shm_unsupported;
-  detail::needs_shared_memory(a);
-  return a;
+  return detail::shared_memory_algorithm(
+      {"shm_recursive_exchange",
+       "shared-memory recursive exchange: reduce_scatter and allgather stages of flexible factors",
+       {detail::factors_param(
+            "=-f1,-f2,...,g1,g2,...: reduce_scatter (negative) and allgather (positive) factors, each multiplying to "
+            "the ranks per node; alternatives separated by / (default: prime factors merged up to 8, mirrored)"),
+        detail::inner_node_param(), detail::node_factors_param(), detail::interface_param(), detail::copy_param()},
+       shm_recursive_exchange});
 }
 
 }  // namespace mcb::allreduce

@@ -265,15 +265,12 @@ Plan shm_tree_bcast(const CollArgs& args, const Layout& layout, const Params& pa
 }
 
 MCB_DECLARE_ALGORITHM(shm_tree) {
-  Algorithm a{
-      "shm_tree",
-      "shared-memory tree: reduce stages into local rank 0, one leader per node (or region) across nodes, copy out",
-      {detail::tree_factors_param(), detail::inner_node_param(), detail::node_factors_param(),
-       detail::interface_param(), detail::copy_param()},
-      shm_tree};
-  a.unsupported = detail::shm_unsupported;
-  detail::needs_shared_memory(a);
-  return a;
+  return detail::shared_memory_algorithm(
+      {"shm_tree",
+       "shared-memory tree: reduce stages into local rank 0, one leader per node (or region) across nodes, copy out",
+       {detail::tree_factors_param(), detail::inner_node_param(), detail::node_factors_param(),
+        detail::interface_param(), detail::copy_param()},
+       shm_tree});
 }
 
 }  // namespace mcb::allreduce
