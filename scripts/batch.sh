@@ -48,6 +48,8 @@ positive() {  # positive NAME VALUE
   [[ $2 =~ ^[1-9][0-9]*$ ]] || die "$1=$2: expected a positive integer"
 }
 
+positive MCB_SIM_TIMEOUT "${MCB_SIM_TIMEOUT:-1800}"
+
 # Nodes and ranks per node of the allocation (or of the variables).
 virtual=0
 if [[ -n ${SLURM_JOB_ID:-} ]]; then

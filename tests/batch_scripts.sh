@@ -38,6 +38,10 @@ bad "the ping-pong needs 2 nodes" MCB_NODES=1 "$root/scripts/pingpong_ppg.sbatch
 bad "do not split evenly among 3 GPUs" MCB_GPUS_PER_NODE=3 "$root/scripts/allreduce_ppg.sbatch"
 bad "MCB_SYSTEM=a/b: letters, digits" MCB_SYSTEM=a/b "$root/scripts/alltoall_systems.sbatch"
 bad "MCB_PROCS: 99 is more than the 8 ranks" MCB_PROCS=5,99 "$root/scripts/allgather_sparbit.sbatch"
+bad "MCB_SIM_TIMEOUT=1h: expected a positive integer" MCB_SIM_TIMEOUT=1h "$root/scripts/tra_radix.sbatch"
+# The simulation's time limit reaches simulate.py (every sim: launch).
+out=$(MCB_DRY_RUN=1 MCB_LAUNCHER=sim:yahoo-16x8 MCB_SIM_TIMEOUT=86400 MCB_PROCS=5 "$root/scripts/allgather_sparbit.sbatch" 2>&1)
+[[ $(grep -c -- "--timeout 86400 --launch" <<<"$out") -eq 2 ]] || fail "MCB_SIM_TIMEOUT not passed to simulate.py: $out"
 # A real run, small: 2 virtual nodes of 2 ranks, validated.
 MCB_NODES=2 MCB_RANKS_PER_NODE=2 MCB_SIZES=16,64 MCB_ARGS="-i 2 -x 0" MCB_LAUNCHER=local \
   "$root/scripts/tra_compare.sbatch" >"$work/run.out" 2>&1 || fail "tra_compare.sbatch: exit $?: $(tail -5 "$work/run.out")"
