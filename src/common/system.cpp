@@ -94,14 +94,17 @@ Plan persistent(Collective c, const CollArgs& args) {
   if (!have_persistent(c)) throw Error("system_persistent: " + no_init(c));
 #if MCB_HAVE_INIT
   return persistent_request_plan(names(c).lower, [c, &args](MPI_Request* r) {
-    if (c == Collective::alltoall)
-      MCB_INIT(Alltoall)
-      (args.sendbuf, args.count, args.type, args.recvbuf, args.count, args.type, args.comm, MPI_INFO_NULL, r);
-    else if (c == Collective::allgather)
-      MCB_INIT(Allgather)
-      (args.sendbuf, args.count, args.type, args.recvbuf, args.count, args.type, args.comm, MPI_INFO_NULL, r);
-    else
-      MCB_INIT(Allreduce)(args.sendbuf, args.recvbuf, args.count, args.type, args.op, args.comm, MPI_INFO_NULL, r);
+    const auto& a = args;
+    switch (c) {
+      case Collective::alltoall:
+        MCB_INIT(Alltoall)(a.sendbuf, a.count, a.type, a.recvbuf, a.count, a.type, a.comm, MPI_INFO_NULL, r);
+        break;
+      case Collective::allgather:
+        MCB_INIT(Allgather)(a.sendbuf, a.count, a.type, a.recvbuf, a.count, a.type, a.comm, MPI_INFO_NULL, r);
+        break;
+      default:
+        MCB_INIT(Allreduce)(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.comm, MPI_INFO_NULL, r);
+    }
   });
 #else
   (void)args;
