@@ -1,0 +1,29 @@
+"""What every module of tune.py shares: the collectives it tunes, the error
+that ends it with one line (TuneError: exit status 2 for bad input, else
+1), the sizes mcb runs by default, and where a build's binaries are."""
+
+import os
+
+COLLECTIVES = ("alltoall", "allgather", "allreduce")
+
+
+class TuneError(Exception):
+    """Bad input, or a run that cannot be trusted: one line, exit status 2 (input) or 1."""
+
+    def __init__(self, message, status=1):
+        super().__init__(message)
+        self.status = status
+
+
+def fail_input(message):
+    raise TuneError(message, 2)
+
+
+def sizes_text(args, coll):
+    if args.message_size:
+        return args.message_size
+    return "4:1048576" if coll == "allreduce" else "1:1048576"
+
+
+def binary(args, coll):
+    return os.path.join(args.build, "src", "mcb_" + coll)
