@@ -1,8 +1,9 @@
-"""Shared by the locality paper's figure scripts (alltoall-manycore-locality,
-plots/locality_fig*.py): the series against size with the processes per
-leader or group varying (Figures 7-9), node scaling (11, 12) and the stacked
-phase bars of mcb_breakdown (13-16). Not a figure script itself (no
-FIGURES), so plots/all.py leaves it alone.
+"""Shared by the locality paper's figures (alltoall-manycore-locality): the
+series against size with the processes per leader or group varying
+(Figures 7-9), node scaling (11, 12) and the stacked phase bars of
+mcb_breakdown (13-16). Figures 7-9 and 11-14 are rows of plots/figure.py's
+TABLE (a helper below and its arguments), the others plots/locality_fig*.py.
+Not a figure script itself (no FIGURES), so plots/all.py leaves it alone.
 """
 import mcbplot  # first: it says which library is missing (scripts/needs.py)
 import numpy as np

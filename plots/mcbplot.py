@@ -1,7 +1,11 @@
-"""Shared style and helpers of the figure scripts in plots/ (one script per
-paper figure; plots/all.py runs them all).
+"""Shared style and helpers of the figures in plots/ (a script per paper
+figure, or a row of plots/figure.py's TABLE; plots/all.py runs them all).
 
-A figure script:
+A figure whose script would only call a helper of locality_common.py or
+ppg_common.py with a few arguments is a row of plots/figure.py's TABLE
+(name, paper and figure, what it shows, data, helper and arguments), run
+alone as `/usr/bin/python3 plots/figure.py NAME RESULTS_DIR [-o OUTDIR]`.
+A figure script, for a figure with logic of its own:
   - has a docstring naming the paper, the figure, what it shows and the
     results files it reads (written by a script in scripts/);
   - defines FIGURES = {"name": "what it needs"} for plots/all.py's listing and
@@ -289,10 +293,16 @@ def main(make):
     p.add_argument("directory", help="results directory (the scripts' MCB_RESULTS), e.g. plots/sample")
     p.add_argument("-o", "--outdir", help="where the PNG and PDF go (default DIRECTORY/figures)")
     args = p.parse_args()
-    if not os.path.isdir(args.directory):
-        sys.exit(f"{os.path.basename(sys.argv[0])}: {args.directory}: no such directory")
+    run(make, args.directory, args.outdir)
+
+
+def run(make, directory, outdir=None):
+    """make(directory, outdir) as a command line runs it: exit 1 when the
+    directory is missing, 3 (with the reason) when Skip says it lacks data."""
+    if not os.path.isdir(directory):
+        sys.exit(f"{os.path.basename(sys.argv[0])}: {directory}: no such directory")
     try:
-        make(args.directory, args.outdir or os.path.join(args.directory, "figures"))
+        make(directory, outdir or os.path.join(directory, "figures"))
     except Skip as e:
         print(f"skipped: {e}")
         sys.exit(3)

@@ -1,7 +1,9 @@
-"""Shared part of the allreduce-multi-process-per-gpu figure scripts
-(ppg_fig*.py): loading the allreduce_ppg files, picking a series, and lines
-with the paper's run-to-run error bars. Not a figure script (no FIGURES):
-plots/all.py leaves it alone.
+"""Shared part of the allreduce-multi-process-per-gpu figures: loading the
+allreduce_ppg files, picking a series, and lines with the paper's
+run-to-run error bars. Figures 8-13 are rows of plots/figure.py's TABLE
+(standard_vs_lane, by_ppg or one_vs_most and their arguments), Figure 5 is
+plots/ppg_fig05.py. Not a figure script (no FIGURES): plots/all.py leaves
+it alone.
 
 A series is (algorithm, inner, PPG): ppg_standard has no inner; ppg_lane's
 inner (system or ring) is the inter-node allreduce, which one node does not

@@ -17,7 +17,15 @@ add_test(NAME plots_one_script COMMAND ${MCB_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR
                                        ${PROJECT_SOURCE_DIR}/plots/sample -o ${PLOTS_DIR}/one)
 set_tests_properties(plots_one_script PROPERTIES LABELS plots TIMEOUT 120 PASS_REGULAR_EXPRESSION
                                                  "figure locality_fig10: 11 series, 1 panels, 66 points: ")
-# No data: every script says what it misses and which script writes it.
+# One row of plots/figure.py's table alone, by name.
+add_test(NAME plots_one_figure COMMAND ${MCB_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/plots/figure.py locality_fig07
+                                       ${PROJECT_SOURCE_DIR}/plots/sample -o ${PLOTS_DIR}/one_figure)
+set_tests_properties(plots_one_figure PROPERTIES LABELS plots TIMEOUT 120 PASS_REGULAR_EXPRESSION
+                                                 "figure locality_fig07: 9 series, 1 panels, [0-9]+ points: ")
+add_test(NAME plots_unknown_figure COMMAND ${MCB_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/plots/figure.py locality_fig99
+                                           ${PROJECT_SOURCE_DIR}/plots/sample)
+set_tests_properties(plots_unknown_figure PROPERTIES LABELS "plots;bad_input" TIMEOUT 60 WILL_FAIL TRUE)
+# No data: every figure says what it misses and which script writes it.
 file(MAKE_DIRECTORY ${PLOTS_DIR}/empty)
 add_test(NAME plots_no_data COMMAND ${MCB_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/plots/all.py ${PLOTS_DIR}/empty)
 set_tests_properties(

@@ -4,7 +4,9 @@
     (read from the scripts' own summary lines), and nothing was skipped or
     failed;
   - each figure's PNG is a real, non-trivial PNG and its PDF a PDF;
-  - every plot script named in scripts/figures.md exists and made a figure.
+  - every plot named in scripts/figures.md (`NAME.py`, a script of plots/,
+    or `figure.py NAME`, a row of plots/figure.py's table) exists and made a
+    figure, and `plots/figure.py --list` names every figure.
 
     check_plots.py ROOT OUTDIR
 """
@@ -82,11 +84,22 @@ def main():
             errors.append(f"{m}: made but not in this test's EXPECTED: add it")
     with open(os.path.join(root, "scripts", "figures.md")) as f:
         table = f.read()
-    for script in sorted(set(re.findall(r"`(\w+)\.py`", table)) - {"all", "compare_best"}):
-        if not os.path.isfile(os.path.join(root, "plots", script + ".py")):
+    listing = subprocess.run([sys.executable, os.path.join(root, "plots", "figure.py"), "--list"],
+                             capture_output=True, text=True, timeout=120).stdout
+    listed = dict(re.findall(r"^(\S+) .*\n .*; in (\S+)$", listing, re.M))  # name -> where
+    for script, name in sorted(set(re.findall(r"`(\w+)\.py(?: (\w+))?`", table))):
+        if script in ("all", "compare_best"):
+            continue
+        if script == "figure":
+            if listed.get(name) != "plots/figure.py":
+                errors.append(f"scripts/figures.md names `figure.py {name}`, which plots/figure.py's table lacks")
+        elif not os.path.isfile(os.path.join(root, "plots", script + ".py")):
             errors.append(f"scripts/figures.md names plots/{script}.py, which does not exist")
-        elif script not in EXPECTED:
-            errors.append(f"scripts/figures.md names plots/{script}.py, which this test does not check")
+        if (name or script) not in EXPECTED:
+            errors.append(f"scripts/figures.md names {name or script}, which this test does not check")
+    for name in EXPECTED:
+        if name not in listed:
+            errors.append(f"plots/figure.py --list does not name {name}")
     for e in errors:
         print("FAIL:", e)
     print(f"plots: {len(made)} figures checked, {len(errors)} errors")
