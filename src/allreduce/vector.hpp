@@ -10,6 +10,7 @@
 
 #include "mcb/collective.hpp"
 #include "mcb/error.hpp"
+#include "mcb/reduction.hpp"
 
 namespace mcb::allreduce::detail {
 
@@ -31,9 +32,9 @@ struct Vector {
   void copy_in() const {
     if (args.sendbuf != MPI_IN_PLACE) args.memory().copy(recv, args.sendbuf, args.block_bytes());
   }
-  /// dst = src op dst over n elements.
+  /// dst = src op dst over n elements (mcb's kernel, mcb/reduction.hpp).
   void reduce(void* dst, const void* src, int n) const {
-    if (n > 0) MPI_Reduce_local(src, dst, n, args.type, args.op);
+    if (n > 0) reduce_local(src, dst, n, args.type, args.op);
   }
 
   CollArgs args;
@@ -42,15 +43,9 @@ struct Vector {
   char* recv;
 };
 
-/// dst = srcs[0] op srcs[1] op ... op srcs[k-1] over n elements, in one pass
-/// for MPI_SUM on int, float and double (cache-sized chunks, each source
-/// read once, dst written once), through MPI_Reduce_local into a scratch
-/// vector for anything else. dst may be any of the sources (same offset).
-/// `dst2`, if given, receives the result too (written from the same pass).
-void reduce_many(void* dst, const void* const* srcs, int k, int n, MPI_Datatype type, MPI_Op op, void* dst2 = nullptr);
-/// The same into `nd` destinations dsts[0..nd-1] (the push of a
-/// registered allreduce: one pass writes every rank's receive buffer).
-void reduce_many_to(void* const* dsts, int nd, const void* const* srcs, int k, int n, MPI_Datatype type, MPI_Op op);
+/// The k-way reductions of the shared-memory allreduces: mcb's kernels.
+using mcb::reduce_many;
+using mcb::reduce_many_to;
 
 /// The recursive algorithms run on pof2 = the largest power of two <= P
 /// ranks. The first 2*rem ranks (rem = P - pof2) pair up: the even one sends
@@ -93,7 +88,7 @@ inline void fold_out(const Vector& v, const Fold& f) {
     MPI_Send(v.recv, a.count, a.type, f.rank - 1, 0, a.comm);
 }
 
-/// Throws unless the call can run with MPI_Reduce_local on host memory.
+/// Throws unless the call reduces on host memory (mcb's kernels run on the CPU).
 inline void require_host(const CollArgs& args, const char* who) {
   if (args.memory().kind() != MemKind::host)
     throw Error(std::string(who) + ": reductions on device memory are not implemented; use -d host");

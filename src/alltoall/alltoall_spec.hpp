@@ -1,7 +1,8 @@
 // The alltoall description for the harness: buffer sizes, the validation
 // pattern (element j of the block from rank i to rank k is pattern(i, k, j))
-// and the system MPI's MPI_Alltoall as the reference. Shared by mcb_alltoall
-// and the tests' deliberately broken variant.
+// and where each received element comes from (block b of rank r's receive
+// buffer is block r of rank b's send buffer). Shared by mcb_alltoall and the
+// tests' deliberately broken variant.
 #pragma once
 
 #include "harness/benchmark.hpp"
@@ -14,10 +15,10 @@ inline CollectiveSpec alltoall_spec(const char* binary, const std::vector<Algori
   auto send_value = [](int rank, int, std::size_t count, std::size_t index) {
     return pattern(static_cast<std::uint64_t>(rank), index / count, index % count);
   };
-  auto reference = [](const CollArgs& a) {
-    MPI_Alltoall(a.sendbuf, a.count, a.type, a.recvbuf, a.count, a.type, a.comm);
+  CollectiveSpec spec{binary, "alltoall", algorithms, per_peer, per_peer, send_value};
+  spec.source = [](int rank, int, std::size_t count, std::size_t j) {
+    return Source{static_cast<int>(j / count), static_cast<std::size_t>(rank) * count + j % count};
   };
-  CollectiveSpec spec{binary, "alltoall", algorithms, per_peer, per_peer, send_value, reference};
   spec.bus_factor = [](int p) { return (p - 1.0) / p; };  // (n-1)/n of the buffer leaves the rank
   return spec;
 }

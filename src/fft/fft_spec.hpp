@@ -1,10 +1,12 @@
 // The FFT description for the harness: one algorithm per alltoall (each
 // making the transform's transposes), buffers of P k complex points per
-// rank, and FFTW's serial transform on rank 0 as the reference, compared
-// norm-wise (relative error at most 1e-9). Shared by mcb_fft and the
-// tests' deliberately broken variant.
+// rank, and FFTW's serial transform of the whole vector (every rank's
+// pattern, computed on each rank without MPI) as the expected result, its
+// slice compared norm-wise (relative error at most 1e-9). Shared by mcb_fft
+// and the tests' deliberately broken variant.
 #pragma once
 
+#include <cstring>
 #include <vector>
 
 #include "harness/benchmark.hpp"
@@ -34,19 +36,17 @@ inline CollectiveSpec fft_spec(const char* binary, const std::vector<Algorithm>*
   auto send_value = [](int rank, int, std::size_t, std::size_t index) {
     return pattern(static_cast<std::uint64_t>(rank), 0, index);
   };
-  // The vector gathered on rank 0, FFTW's serial transform, the result
-  // scattered back in the same distribution.
-  auto reference = [](const CollArgs& a) {
-    const int p = a.size();
-    const std::size_t local = static_cast<std::size_t>(p) * static_cast<std::size_t>(a.count);  // points per rank
-    const bool root = a.rank() == 0;
-    std::vector<double> all(root ? 2 * local * static_cast<std::size_t>(p) : 0), out(all.size());
-    const int n = static_cast<int>(local);
-    MPI_Gather(a.sendbuf, n, MPI_C_DOUBLE_COMPLEX, all.data(), n, MPI_C_DOUBLE_COMPLEX, 0, a.comm);
-    if (root) fft::serial(all.data(), out.data(), local * static_cast<std::size_t>(p));
-    MPI_Scatter(out.data(), n, MPI_C_DOUBLE_COMPLEX, a.recvbuf, n, MPI_C_DOUBLE_COMPLEX, 0, a.comm);
+  CollectiveSpec spec{binary, "fft", algorithms, per_rank, per_rank, send_value};
+  // The whole vector (rank q's points are q's pattern, in rank order),
+  // FFTW's serial transform, and this rank's slice of it.
+  spec.expected = [](int rank, int p, std::size_t count, std::vector<unsigned char>& out) {
+    const std::size_t local = static_cast<std::size_t>(p) * count, all = local * static_cast<std::size_t>(p);
+    const Datatype complex = parse_datatype("complex");
+    std::vector<double> in(2 * all), transform(2 * all);
+    for (std::size_t i = 0; i < all; ++i) store_element(complex, &in[2 * i], pattern(i / local, 0, i % local));
+    fft::serial(in.data(), transform.data(), all);
+    std::memcpy(out.data(), &transform[2 * local * static_cast<std::size_t>(rank)], local * 2 * sizeof(double));
   };
-  CollectiveSpec spec{binary, "fft", algorithms, per_rank, per_rank, send_value, reference};
   spec.types = {"complex"};
   spec.size_unit = "bytes per peer and transpose (16 k: N = P^2 k points)";
   spec.tolerance = 1e-9;

@@ -2,8 +2,7 @@
 // allreduce-multi-process-per-gpu). -m is the message of a GPU in bytes,
 // split among its active processes; the times are one-way (round trip / 2)
 // and the console adds the bandwidth of a GPU's message. Validation: each
-// GPU's receive buffer must hold its counterpart's send buffer, as
-// MPI_Sendrecv between the two GPUs leaves it.
+// GPU's receive buffer must hold its counterpart's send buffer.
 #include "harness/benchmark.hpp"
 #include "harness/datatype.hpp"
 #include "mcb/pingpong.hpp"
@@ -15,14 +14,10 @@ int main(int argc, char** argv) {
   auto send_value = [](int rank, int p, std::size_t, std::size_t index) {
     return pattern(static_cast<std::uint64_t>(rank), static_cast<std::uint64_t>(p), index);
   };
-  // The reference: rank r of the first node and r + P/2 of the second swap
-  // their whole buffers (block order, two nodes of P/2).
-  auto reference = [](const CollArgs& a) {
-    const int partner = (a.rank() + a.size() / 2) % a.size();
-    MPI_Sendrecv(a.sendbuf, a.count, a.type, partner, 0, a.recvbuf, a.count, a.type, partner, 0, a.comm,
-                 MPI_STATUS_IGNORE);
-  };
-  CollectiveSpec spec{"mcb_pingpong", "pingpong", &pingpong::algorithms(), message, message, send_value, reference};
+  CollectiveSpec spec{"mcb_pingpong", "pingpong", &pingpong::algorithms(), message, message, send_value};
+  // Rank r of the first node and r + P/2 of the second swap their whole
+  // buffers (block order, two nodes of P/2).
+  spec.source = [](int rank, int p, std::size_t, std::size_t j) { return Source{(rank + p / 2) % p, j}; };
   spec.gpus = true;
   spec.time_factor = 0.5;
   spec.bandwidth = true;

@@ -2,10 +2,11 @@
 // the registry that the mcb_allreduce benchmark lists.
 //
 // Semantics are MPI_Allreduce's: args.count elements of args.type (the whole
-// vector) reduced with args.op, which must be commutative (MPI_SUM in the
-// benchmark); args.sendbuf may be MPI_IN_PLACE. The send buffer is never
-// written. The algorithms of mcb reduce with MPI_Reduce_local, on host
-// memory.
+// vector) reduced with args.op, which must be commutative (the benchmark's
+// --op: sum, prod, min, max, band, bor, bxor); args.sendbuf may be
+// MPI_IN_PLACE. The send buffer is never written. The algorithms of mcb
+// reduce with mcb's own kernels (mcb/reduction.hpp) on host memory; a type or
+// operation those lack goes through MPI_Reduce_local.
 #pragma once
 
 #include <vector>

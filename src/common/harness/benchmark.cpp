@@ -23,6 +23,7 @@
 #include "harness/report.hpp"
 #include "harness/session.hpp"
 #include "harness/stats.hpp"
+#include "harness/validation.hpp"
 #include "mcb/error.hpp"
 #include "mcb/layout.hpp"
 #include "mcb/local_work.hpp"
@@ -31,12 +32,6 @@
 namespace mcb::bench {
 
 namespace {
-
-struct Buffers {
-  Buffer send, recv, ref;
-  Buffer host_send, host_recv;  // --gpu-aware no: what MPI sees instead
-  std::vector<unsigned char> send_host, pristine, recv_host, ref_host;
-};
 
 class Runner {
  public:
@@ -48,6 +43,7 @@ class Runner {
       : spec_(spec),
         opt_(opt),
         mem_(mem),
+        validator_(spec, opt, mem),
         id_(identify(world)),
         gpu_aware_(opt.gpu_aware == GpuAware::automatic ? mpi_takes(opt.mem) : opt.gpu_aware == GpuAware::yes) {
     int rank = 0;
@@ -81,10 +77,10 @@ class Runner {
     if (max_count > static_cast<std::size_t>(INT_MAX) || most > INT_MAX / tb)
       throw Error("--message-size " + std::to_string(opt_.sizes.back()) + ": a buffer of " + std::to_string(most * tb) +
                   " bytes on " + std::to_string(p) + " ranks is too large for one MPI count");
-    // Processes of one GPU share its buffers; one per GPU runs the reference
-    // and the algorithms that do not split the buffers.
+    // Processes of one GPU share its buffers; one per GPU runs the
+    // algorithms that do not split the buffers.
     groups_ = spec_.gpus && layout.procs_per_gpu() > 1;
-    writer_rank_ = !groups_ || layout.gpu_rank() == 0;
+    owner_ = {&layout, groups_, !groups_ || layout.gpu_rank() == 0};
     leaders_ = groups_ ? agree_on(layout.comm(), [&] { return gpu_leaders(layout); }) : std::nullopt;
     const std::size_t send_bytes = spec_.send_elements(max_count, p) * tb;
     const std::size_t recv_bytes = spec_.recv_elements(max_count, p) * tb;
@@ -100,7 +96,6 @@ class Runner {
       };
       x.send = buffer(send_bytes);
       x.recv = buffer(recv_bytes);
-      if (opt_.validate && gpu_aware_) x.ref = buffer(recv_bytes);
       if (!gpu_aware_ && !algorithm.per_gpu) {
         x.host_send = Buffer(host_memory(), send_bytes);
         x.host_recv = Buffer(host_memory(), recv_bytes);
@@ -112,13 +107,13 @@ class Runner {
     int failures = 0;
     for (std::size_t size : opt_.sizes) {
       const std::size_t count = size / tb;
-      fill_send(b, count);
+      validator_.fill(b, count, owner_);
       CollArgs args{opt_.in_place ? MPI_IN_PLACE : b.send.data(),
                     b.recv.data(),
                     static_cast<int>(count),
                     opt_.type.mpi,
                     layout_->comm(),
-                    spec_.op ? spec_.op() : MPI_OP_NULL,
+                    opt_.op ? mpi_op(*opt_.op) : MPI_OP_NULL,
                     &mem_,
                     gpu_aware_};
       spdlog::debug("{}: setting up for {} bytes", algorithm.name, size);
@@ -154,7 +149,7 @@ class Runner {
       }
       std::string validation = "off";
       if (opt_.validate) {
-        bool ok = validate(algorithm, plan, args, b, size);
+        const bool ok = validator_.check(algorithm.name, plan, b, count, size, owner_);
         validation = ok ? "pass" : "fail";
         failures += ok ? 0 : 1;
       }
@@ -228,122 +223,6 @@ class Runner {
     for (std::size_t at = 0, end; (end = names.find('\n', at)) != std::string::npos; at = end + 1)
       idle.add(names.substr(at, end - at), [] {});
     return idle;
-  }
-
-  // This rank's index and the number of ranks for the validation pattern:
-  // with processes sharing GPUs, the GPU's.
-  int pattern_rank() const { return groups_ ? layout_->gpu_id() : layout_->rank(); }
-  int pattern_size() const { return groups_ ? layout_->num_gpus() : layout_->size(); }
-  // After the first process of each GPU wrote its shared buffers.
-  void gpu_sync() const {
-    if (groups_) MPI_Barrier(layout_->gpu_comm());
-  }
-
-  void fill_send(Buffers& b, std::size_t count) {
-    if (opt_.sim_shared_malloc > 0) return;  // shared pages (simulation): no data of their own, nothing to check
-    const int p = pattern_size();
-    const std::size_t n = spec_.send_elements(count, p), tb = opt_.type.bytes;
-    b.send_host.resize(n * tb);
-    for (std::size_t i = 0; i < n; ++i)
-      store_element(opt_.type, &b.send_host[i * tb], spec_.send_value(pattern_rank(), p, count, i));
-    if (writer_rank_) mem_.copy(b.send.data(), b.send_host.data(), n * tb);
-    b.pristine = b.send_host;
-    if (opt_.in_place && writer_rank_) place_in(b.recv.data(), b.pristine, count);
-    gpu_sync();
-  }
-
-  // In place: the send data goes to its place in a receive buffer.
-  void place_in(void* recv, const std::vector<unsigned char>& data, std::size_t count,
-                const Memory* mem = nullptr) const {
-    const std::size_t offset = spec_.in_place_offset(pattern_rank(), pattern_size(), count);
-    (mem ? *mem : mem_).copy(static_cast<unsigned char*>(recv) + offset * opt_.type.bytes, data.data(), data.size());
-  }
-
-  // Runs the plan once more into a poisoned receive buffer (holding only the
-  // rank's own data when in place) and compares every element with the
-  // system MPI's collective on the same input, then checks that the send
-  // buffer is unchanged (after all timed runs and this one).
-  // With processes sharing GPUs, one per GPU (the first) poisons, runs the
-  // reference among the GPUs and compares; the GPU's buffers are theirs too.
-  // Without --gpu-aware, the reference runs on host copies.
-  bool validate(const Algorithm& algorithm, const Plan& plan, const CollArgs& args, Buffers& b, std::size_t size) {
-    const int p = pattern_size();
-    const std::size_t tb = opt_.type.bytes, count = static_cast<std::size_t>(args.count);
-    const std::size_t nrecv = spec_.recv_elements(count, p), nsend = spec_.send_elements(count, p);
-    if (writer_rank_) {
-      mem_.fill(b.recv.data(), 0xA5, nrecv * tb);
-      if (opt_.in_place) place_in(b.recv.data(), b.pristine, count);
-    }
-    gpu_sync();
-    plan.execute();
-    b.ref_host.assign(nrecv * tb, 0x5A);
-    if (writer_rank_) {
-      CollArgs ref = args;
-      ref.comm = groups_ ? leaders_->comm() : args.comm;
-      if (gpu_aware_) {
-        mem_.fill(b.ref.data(), 0x5A, nrecv * tb);
-        if (opt_.in_place) place_in(b.ref.data(), b.pristine, count);
-        ref.recvbuf = b.ref.data();
-        spec_.reference(ref);
-        mem_.copy(b.ref_host.data(), b.ref.data(), nrecv * tb);
-      } else {
-        std::vector<unsigned char> send = b.pristine;
-        if (opt_.in_place) place_in(b.ref_host.data(), b.pristine, count, &host_memory());
-        ref.sendbuf = opt_.in_place ? MPI_IN_PLACE : send.data();
-        ref.recvbuf = b.ref_host.data();
-        ref.mem = &host_memory();
-        spec_.reference(ref);
-      }
-    }
-    gpu_sync();  // every process of a GPU wrote its slice
-    b.recv_host.resize(nrecv * tb);
-    mem_.copy(b.recv_host.data(), b.recv.data(), nrecv * tb);
-    mem_.copy(b.send_host.data(), b.send.data(), nsend * tb);
-
-    std::size_t wrong = 0, first = 0;
-    const bool compared = (!spec_.root_result || layout_->rank() == 0) && writer_rank_;
-    double relative_error = 0.0;  // spec_.tolerance > 0: the norm-wise error over all ranks
-    if (spec_.tolerance > 0) {
-      double most[2] = {0.0, 0.0};  // max |result - reference|, max |reference|
-      for (std::size_t i = 0; i < (compared ? nrecv * tb / sizeof(double) : 0); ++i) {
-        double got = 0, want = 0;
-        std::memcpy(&got, &b.recv_host[i * sizeof(double)], sizeof got);
-        std::memcpy(&want, &b.ref_host[i * sizeof(double)], sizeof want);
-        const double diff = std::fabs(got - want);
-        most[0] = std::isnan(diff) ? HUGE_VAL : std::max(most[0], diff);
-        most[1] = std::max(most[1], std::fabs(want));
-      }
-      MPI_Allreduce(MPI_IN_PLACE, most, 2, MPI_DOUBLE, MPI_MAX, layout_->comm());
-      relative_error = most[1] > 0 ? most[0] / most[1] : most[0];
-      if (layout_->rank() == 0)
-        spdlog::info("{}: relative error {:.3g} (tolerance {:.3g})", algorithm.name, relative_error, spec_.tolerance);
-      if (!(relative_error <= spec_.tolerance)) wrong = 1;
-    } else {
-      for (std::size_t i = 0; i < (compared ? nrecv : 0); ++i)
-        if (std::memcmp(&b.recv_host[i * tb], &b.ref_host[i * tb], tb) != 0 && wrong++ == 0) first = i;
-    }
-    std::size_t changed = 0, first_changed = 0;
-    for (std::size_t i = 0; i < (opt_.in_place || !writer_rank_ ? 0 : nsend); ++i)  // in place: no send buffer
-      if (std::memcmp(&b.send_host[i * tb], &b.pristine[i * tb], tb) != 0 && changed++ == 0) first_changed = i;
-    const std::string where = spec_.binary + ": validation failed: algorithm " + algorithm.name + ", size " +
-                              std::to_string(size) + " B, rank " + std::to_string(layout_->rank());
-    if (wrong && spec_.tolerance > 0 && layout_->rank() == 0)
-      std::fprintf(stderr, "%s: relative error %.3g above the tolerance %.3g\n", where.c_str(), relative_error,
-                   spec_.tolerance);
-    else if (wrong && spec_.tolerance == 0)
-      std::fprintf(stderr, "%s, element %zu (block %zu, index %zu): expected %s, got %s (%zu of %zu elements wrong)\n",
-                   where.c_str(), first, first / count, first % count,
-                   format_element(opt_.type, &b.ref_host[first * tb]).c_str(),
-                   format_element(opt_.type, &b.recv_host[first * tb]).c_str(), wrong, nrecv);
-    if (changed)
-      std::fprintf(stderr, "%s, send buffer modified at element %zu: expected %s, got %s (%zu elements changed)\n",
-                   where.c_str(), first_changed, format_element(opt_.type, &b.pristine[first_changed * tb]).c_str(),
-                   format_element(opt_.type, &b.send_host[first_changed * tb]).c_str(), changed);
-    if (changed) mem_.copy(b.send.data(), b.pristine.data(), nsend * tb);
-    gpu_sync();
-    int bad = (wrong || changed) ? 1 : 0, any = 0;
-    MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_LOR, layout_->comm());
-    return any == 0;
   }
 
   // The run's description; for the breakdown (table == nullptr) once, with
@@ -506,11 +385,12 @@ class Runner {
   const CollectiveSpec& spec_;
   const Options& opt_;
   const Memory& mem_;
+  Validator validator_;
   Identity id_;
   const Layout* layout_ = nullptr;
   bool gpu_aware_ = true;          // MPI takes the buffers (--gpu-aware resolved)
   bool groups_ = false;            // processes share a GPU's buffers
-  bool writer_rank_ = true;        // the first process of its GPU, or every rank
+  Owner owner_;                    // whose data this rank holds and checks
   std::optional<Layout> leaders_;  // one process per GPU (the first ones only)
   std::unique_ptr<RowWriter> writer_;
   std::ofstream iterations_;  // --save-iterations, rank 0
@@ -528,6 +408,7 @@ int run_all(int argc, char** argv, const CollectiveSpec& spec) {
     offer.gpus = spec.gpus;
     offer.buffers = spec.registered_buffers;
     offer.types = spec.types;
+    offer.ops = spec.ops;
     ParseResult parsed = parse_options(argc, argv, spec.binary, *spec.algorithms, spec.tool, offer);
     if (parsed.exit_code) {
       if (world_rank == 0) std::fputs(parsed.output.c_str(), stdout);

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <utility>
 
 #include "mcb/error.hpp"
 
@@ -10,11 +11,27 @@ namespace mcb::bench {
 Datatype parse_datatype(const std::string& name) {
   std::string n = name.rfind("mpi_", 0) == 0 ? name.substr(4) : name;
   if (n == "char") return {"char", MPI_CHAR, 1};
-  if (n == "int") return {"int", MPI_INT, sizeof(int)};
-  if (n == "float") return {"float", MPI_FLOAT, sizeof(float)};
-  if (n == "double") return {"double", MPI_DOUBLE, sizeof(double)};
+  if (n == "int") return {"int", MPI_INT, sizeof(int), elem_of(MPI_INT)};
+  if (n == "float") return {"float", MPI_FLOAT, sizeof(float), Elem::float32};
+  if (n == "double") return {"double", MPI_DOUBLE, sizeof(double), Elem::float64};
   if (n == "complex" || n == "c_double_complex") return {"complex", MPI_C_DOUBLE_COMPLEX, 2 * sizeof(double)};
-  throw Error("--type " + name + ": expected char, int, float, double or complex");
+  const std::pair<const char*, MPI_Datatype> integers[] = {
+      {"int8", MPI_INT8_T},   {"uint8", MPI_UINT8_T},   {"int16", MPI_INT16_T}, {"uint16", MPI_UINT16_T},
+      {"int32", MPI_INT32_T}, {"uint32", MPI_UINT32_T}, {"int64", MPI_INT64_T}, {"uint64", MPI_UINT64_T}};
+  for (const auto& [text, mpi] : integers)
+    if (n == text) return {text, mpi, elem_bytes(*elem_of(mpi)), elem_of(mpi)};
+  if (n == "half" || n == "float16") {
+#if defined(MPIX_C_FLOAT16) && defined(__FLT16_MANT_DIG__)
+    return {"half", MPIX_C_FLOAT16, 2, Elem::float16};
+#else
+    throw Error("--type " + name + ": this MPI has no 16-bit floating-point type (MPICH has MPIX_C_FLOAT16)");
+#endif
+  }
+  if (n == "bfloat16")
+    throw Error("--type " + name + ": MPI has no bfloat16 type (neither the standard nor this MPI defines one)");
+  throw Error("--type " + name +
+              ": expected char, int, float, double, complex, int8, uint8, int16, uint16, int32, uint32, int64, uint64 "
+              "or half");
 }
 
 std::uint64_t pattern(std::uint64_t a, std::uint64_t b, std::uint64_t c) {
@@ -46,7 +63,71 @@ void store_element(const Datatype& type, void* dst, std::uint64_t value) {
   }
 }
 
+void store_integer(const Datatype& type, void* dst, std::int64_t value) {
+  auto put = [&](auto v) { std::memcpy(dst, &v, sizeof v); };
+  switch (type.elem.value_or(Elem::float64)) {
+    case Elem::int8:
+      return put(static_cast<std::int8_t>(value));
+    case Elem::uint8:
+      return put(static_cast<std::uint8_t>(value));
+    case Elem::int16:
+      return put(static_cast<std::int16_t>(value));
+    case Elem::uint16:
+      return put(static_cast<std::uint16_t>(value));
+    case Elem::int32:
+      return put(static_cast<std::int32_t>(value));
+    case Elem::uint32:
+      return put(static_cast<std::uint32_t>(value));
+    case Elem::int64:
+      return put(static_cast<std::int64_t>(value));
+    case Elem::uint64:
+      return put(static_cast<std::uint64_t>(value));
+    case Elem::float16:
+#ifdef __FLT16_MANT_DIG__
+      return put(static_cast<_Float16>(value));
+#else
+      break;
+#endif
+    case Elem::float32:
+      return put(static_cast<float>(value));
+    case Elem::float64:
+      return put(static_cast<double>(value));
+  }
+}
+
 std::string format_element(const Datatype& type, const void* src) {
+  if (type.elem && type.mpi != MPI_INT && type.mpi != MPI_FLOAT && type.mpi != MPI_DOUBLE) {
+    auto get = [&](auto v) {
+      std::memcpy(&v, src, sizeof v);
+      return v;
+    };
+    switch (*type.elem) {
+      case Elem::int8:
+        return std::to_string(get(std::int8_t{}));
+      case Elem::uint8:
+        return std::to_string(get(std::uint8_t{}));
+      case Elem::int16:
+        return std::to_string(get(std::int16_t{}));
+      case Elem::uint16:
+        return std::to_string(get(std::uint16_t{}));
+      case Elem::int32:
+        return std::to_string(get(std::int32_t{}));
+      case Elem::uint32:
+        return std::to_string(get(std::uint32_t{}));
+      case Elem::int64:
+        return std::to_string(get(std::int64_t{}));
+      case Elem::uint64:
+        return std::to_string(get(std::uint64_t{}));
+      case Elem::float16:
+#ifdef __FLT16_MANT_DIG__
+        return std::to_string(static_cast<float>(get(_Float16{})));
+#else
+        break;
+#endif
+      default:
+        break;
+    }
+  }
   if (type.mpi == MPI_CHAR) {
     unsigned char v;
     std::memcpy(&v, src, 1);

@@ -44,6 +44,8 @@ struct Options {
   MemKind mem = MemKind::host;
   GpuAware gpu_aware = GpuAware::automatic;
   Datatype type;
+  /// --op of the reducing collectives (the Offer's ops); nothing elsewhere.
+  std::optional<ReduceOp> op;
   std::string csv, json;
   /// --save-iterations FILE: every iteration's total time on every rank (CSV).
   std::string save_iterations;
@@ -76,6 +78,8 @@ struct Offer {
   bool in_place = false;  // --in-place
   /// The element types -T accepts; the first is the default.
   std::vector<std::string> types{"char", "int", "float", "double"};
+  /// The operations --op accepts, the default first; empty: no --op.
+  std::vector<std::string> ops;
   bool gpus = false;     // --gpus-per-node, --procs-per-gpu, --gpu-aware
   bool buffers = false;  // --buffers plain|registered|mixed
 };

@@ -84,7 +84,7 @@ bool mpi_takes(MemKind kind) {
 #endif
 }
 
-// One process per GPU (the first of each): the layout the reference and
+// One process per GPU (the first of each): the layout that
 // the algorithms that do not split a GPU's buffers run on. Collective over
 // layout.comm(); the other processes get nullopt.
 std::optional<Layout> gpu_leaders(const Layout& layout) {

@@ -28,7 +28,7 @@ Identity identify(MPI_Comm comm);
 /// Whether this MPI takes pointers of `kind` (--gpu-aware auto): host
 /// always; device memory as the MPI's own query says, no when it has none.
 bool mpi_takes(MemKind kind);
-/// One process per GPU (the first of each): the layout the reference and
+/// One process per GPU (the first of each): the layout that
 /// the algorithms that do not split a GPU's buffers run on. Collective over
 /// layout.comm(); the other processes get nullopt.
 std::optional<Layout> gpu_leaders(const Layout& layout);

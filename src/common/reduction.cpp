@@ -1,0 +1,314 @@
+// mcb's local reductions (mcb/reduction.hpp): a template per operation,
+// instantiated for every element type it is defined on, chosen once per
+// call from the MPI datatype and operation.
+#include "mcb/reduction.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "mcb/local_work.hpp"
+
+namespace mcb {
+
+namespace {
+
+// Each result is cast back to T: the integer promotions widen int8/int16,
+// and the narrowing back is modular (C++20), as MPI's C reductions wrap.
+struct Sum {
+  template <class T>
+  static T apply(T a, T b) {
+    return static_cast<T>(a + b);
+  }
+};
+struct Prod {
+  template <class T>
+  static T apply(T a, T b) {
+    return static_cast<T>(a * b);
+  }
+};
+struct Min {
+  template <class T>
+  static T apply(T a, T b) {
+    return b < a ? b : a;
+  }
+};
+struct Max {
+  template <class T>
+  static T apply(T a, T b) {
+    return a < b ? b : a;
+  }
+};
+struct Band {
+  template <class T>
+  static T apply(T a, T b) {
+    return static_cast<T>(a & b);
+  }
+};
+struct Bor {
+  template <class T>
+  static T apply(T a, T b) {
+    return static_cast<T>(a | b);
+  }
+};
+struct Bxor {
+  template <class T>
+  static T apply(T a, T b) {
+    return static_cast<T>(a ^ b);
+  }
+};
+
+// The last pass of a chunk: dsts[d][i] = acc[i] op in[i] for every
+// destination, one loop per destination count that the compiler vectorizes.
+template <class T, class Op, int ND>
+void finish(T* const* dsts, int base, const T* acc, const T* in, int len) {
+  for (int i = 0; i < len; ++i) {
+    const T v = Op::apply(acc[i], in[i]);
+    for (int d = 0; d < ND; ++d) dsts[d][base + i] = v;
+  }
+}
+
+template <class T, class Op>
+void many(void* const* dsts, int nd, const void* const* srcs, int k, int n) {
+  constexpr int kChunk = 1024;  // elements: 1-8 KiB, stays in L1
+  T acc[kChunk];
+  T* out[2] = {static_cast<T*>(dsts[0]), nd > 1 ? static_cast<T*>(dsts[1]) : nullptr};
+  for (int base = 0; base < n; base += kChunk) {
+    const int len = std::min(kChunk, n - base);
+    if (k == 1) {
+      for (int d = 0; d < nd; ++d)
+        std::memmove(static_cast<T*>(dsts[d]) + base, static_cast<const T*>(srcs[0]) + base,
+                     static_cast<std::size_t>(len) * sizeof(T));
+      continue;
+    }
+    // Sources 0 .. k-2 into acc (L1; the first source itself when k = 2),
+    // then the last one combined on the way out, so that each destination
+    // is written once, straight from registers for one or two destinations.
+    const T* first = static_cast<const T*>(srcs[0]) + base;
+    if (k > 2) {
+      const T* second = static_cast<const T*>(srcs[1]) + base;
+      for (int i = 0; i < len; ++i) acc[i] = Op::apply(first[i], second[i]);
+      for (int j = 2; j + 1 < k; ++j) {
+        const T* in = static_cast<const T*>(srcs[j]) + base;
+        for (int i = 0; i < len; ++i) acc[i] = Op::apply(acc[i], in[i]);
+      }
+      first = acc;
+    }
+    const T* last = static_cast<const T*>(srcs[k - 1]) + base;
+    if (nd == 1) {
+      finish<T, Op, 1>(out, base, first, last, len);
+    } else if (nd == 2) {
+      finish<T, Op, 2>(out, base, first, last, len);
+    } else {
+      if (first != acc) std::memcpy(acc, first, static_cast<std::size_t>(len) * sizeof(T));
+      for (int i = 0; i < len; ++i) acc[i] = Op::apply(acc[i], last[i]);
+      for (int d = 0; d < nd; ++d)
+        std::memcpy(static_cast<T*>(dsts[d]) + base, acc, static_cast<std::size_t>(len) * sizeof(T));
+    }
+  }
+}
+
+using Kernel = void (*)(void* const*, int, const void* const*, int, int);
+
+template <class T>
+Kernel kernel_of(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::sum:
+      return many<T, Sum>;
+    case ReduceOp::prod:
+      return many<T, Prod>;
+    case ReduceOp::min:
+      return many<T, Min>;
+    case ReduceOp::max:
+      return many<T, Max>;
+    default:
+      break;
+  }
+  if constexpr (std::is_integral_v<T>) {
+    if (op == ReduceOp::band) return many<T, Band>;
+    if (op == ReduceOp::bor) return many<T, Bor>;
+    if (op == ReduceOp::bxor) return many<T, Bxor>;
+  }
+  return nullptr;
+}
+
+// mcb's kernel for (type, op), or nullptr.
+Kernel kernel(MPI_Datatype type, MPI_Op mpi) {
+  const auto e = elem_of(type);
+  const auto op = op_of(mpi);
+  if (!e || !op || !op_allowed(*op, *e)) return nullptr;
+  switch (*e) {
+    case Elem::int8:
+      return kernel_of<std::int8_t>(*op);
+    case Elem::uint8:
+      return kernel_of<std::uint8_t>(*op);
+    case Elem::int16:
+      return kernel_of<std::int16_t>(*op);
+    case Elem::uint16:
+      return kernel_of<std::uint16_t>(*op);
+    case Elem::int32:
+      return kernel_of<std::int32_t>(*op);
+    case Elem::uint32:
+      return kernel_of<std::uint32_t>(*op);
+    case Elem::int64:
+      return kernel_of<std::int64_t>(*op);
+    case Elem::uint64:
+      return kernel_of<std::uint64_t>(*op);
+    case Elem::float16:
+#ifdef __FLT16_MANT_DIG__  // the compiler has _Float16 (GCC 12 and Clang on x86-64)
+      return kernel_of<_Float16>(*op);
+#else
+      return nullptr;
+#endif
+    case Elem::float32:
+      return kernel_of<float>(*op);
+    case Elem::float64:
+      return kernel_of<double>(*op);
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::optional<Elem> elem_of(MPI_Datatype type) {
+  if (type == MPI_DATATYPE_NULL) return std::nullopt;
+  if (type == MPI_FLOAT) return Elem::float32;
+  if (type == MPI_DOUBLE) return Elem::float64;
+#ifdef MPIX_C_FLOAT16
+  if (type == MPIX_C_FLOAT16) return Elem::float16;
+#endif
+  // The C integer types, by their size and signedness on this platform.
+  struct Integer {
+    MPI_Datatype type;
+    std::size_t bytes;
+    bool is_signed;
+  };
+  const Integer integers[] = {
+      {MPI_INT, sizeof(int), true},
+      {MPI_INT8_T, 1, true},
+      {MPI_UINT8_T, 1, false},
+      {MPI_INT16_T, 2, true},
+      {MPI_UINT16_T, 2, false},
+      {MPI_INT32_T, 4, true},
+      {MPI_UINT32_T, 4, false},
+      {MPI_INT64_T, 8, true},
+      {MPI_UINT64_T, 8, false},
+      {MPI_SIGNED_CHAR, 1, true},
+      {MPI_UNSIGNED_CHAR, 1, false},
+      {MPI_SHORT, sizeof(short), true},
+      {MPI_UNSIGNED_SHORT, sizeof(short), false},
+      {MPI_UNSIGNED, sizeof(unsigned), false},
+      {MPI_LONG, sizeof(long), true},
+      {MPI_UNSIGNED_LONG, sizeof(long), false},
+      {MPI_LONG_LONG, sizeof(long long), true},
+      {MPI_UNSIGNED_LONG_LONG, sizeof(long long), false},
+  };
+  for (const auto& i : integers) {
+    if (i.type != type) continue;
+    switch (i.bytes) {
+      case 1:
+        return i.is_signed ? Elem::int8 : Elem::uint8;
+      case 2:
+        return i.is_signed ? Elem::int16 : Elem::uint16;
+      case 4:
+        return i.is_signed ? Elem::int32 : Elem::uint32;
+      case 8:
+        return i.is_signed ? Elem::int64 : Elem::uint64;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<ReduceOp> op_of(MPI_Op op) {
+  if (op == MPI_SUM) return ReduceOp::sum;
+  if (op == MPI_PROD) return ReduceOp::prod;
+  if (op == MPI_MIN) return ReduceOp::min;
+  if (op == MPI_MAX) return ReduceOp::max;
+  if (op == MPI_BAND) return ReduceOp::band;
+  if (op == MPI_BOR) return ReduceOp::bor;
+  if (op == MPI_BXOR) return ReduceOp::bxor;
+  return std::nullopt;
+}
+
+MPI_Op mpi_op(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::sum:
+      return MPI_SUM;
+    case ReduceOp::prod:
+      return MPI_PROD;
+    case ReduceOp::min:
+      return MPI_MIN;
+    case ReduceOp::max:
+      return MPI_MAX;
+    case ReduceOp::band:
+      return MPI_BAND;
+    case ReduceOp::bor:
+      return MPI_BOR;
+    case ReduceOp::bxor:
+      return MPI_BXOR;
+  }
+  return MPI_OP_NULL;
+}
+
+std::string to_string(ReduceOp op) {
+  static const char* names[] = {"sum", "prod", "min", "max", "band", "bor", "bxor"};
+  return names[static_cast<int>(op)];
+}
+
+bool is_floating(Elem e) { return e == Elem::float16 || e == Elem::float32 || e == Elem::float64; }
+bool is_unsigned(Elem e) { return e == Elem::uint8 || e == Elem::uint16 || e == Elem::uint32 || e == Elem::uint64; }
+bool op_allowed(ReduceOp op, Elem e) {
+  return !is_floating(e) || op == ReduceOp::sum || op == ReduceOp::prod || op == ReduceOp::min || op == ReduceOp::max;
+}
+
+std::size_t elem_bytes(Elem e) {
+  switch (e) {
+    case Elem::int8:
+    case Elem::uint8:
+      return 1;
+    case Elem::int16:
+    case Elem::uint16:
+    case Elem::float16:
+      return 2;
+    case Elem::int32:
+    case Elem::uint32:
+    case Elem::float32:
+      return 4;
+    default:
+      return 8;
+  }
+}
+
+void reduce_many_to(void* const* dsts, int nd, const void* const* srcs, int k, int n, MPI_Datatype type, MPI_Op op) {
+  if (n <= 0 || k <= 0 || nd <= 0) return;
+  int size = 0;
+  MPI_Type_size(type, &size);
+  const std::size_t bytes = static_cast<std::size_t>(n) * static_cast<std::size_t>(size);
+  // Simulated time (simulation build): k operands read, extra destinations copied.
+  if (k == 1)
+    local_work::copy(bytes * static_cast<std::size_t>(nd));
+  else
+    local_work::reduce(bytes * static_cast<std::size_t>(k));
+  if (k > 1 && nd > 1) local_work::copy(bytes * static_cast<std::size_t>(nd - 1));
+  if (const Kernel f = kernel(type, op)) return f(dsts, nd, srcs, k, n);
+  // Any other type or operation: MPI_Reduce_local into a scratch vector, so
+  // that a destination may alias any source here too. MPI_Reduce_local
+  // computes inout = in op inout: the operands are taken from the last.
+  std::vector<char> acc(static_cast<const char*>(srcs[k - 1]), static_cast<const char*>(srcs[k - 1]) + bytes);
+  for (int j = k - 2; j >= 0; --j) PMPI_Reduce_local(srcs[j], acc.data(), n, type, op);
+  for (int d = 0; d < nd; ++d) std::memcpy(dsts[d], acc.data(), bytes);
+}
+
+void reduce_many(void* dst, const void* const* srcs, int k, int n, MPI_Datatype type, MPI_Op op, void* dst2) {
+  void* dsts[2] = {dst, dst2};
+  reduce_many_to(dsts, dst2 ? 2 : 1, srcs, k, n, type, op);
+}
+
+void reduce_local(const void* in, void* inout, int n, MPI_Datatype type, MPI_Op op) {
+  const void* srcs[2] = {in, inout};
+  reduce_many(inout, srcs, 2, n, type, op);
+}
+
+}  // namespace mcb
