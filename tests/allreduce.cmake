@@ -31,9 +31,9 @@ mcb_bad_input(allreduce_char 3 "--type char: mcb_allreduce takes float, double, 
 
 # Every element type x operation (issue 32), every algorithm of --list, on
 # 7 ranks (prime) and 3 ranks in place, vectors of 1, 7, 1000 and 3000
-# elements. half where the MPI has it (MPICH's MPIX_C_FLOAT16), refused
-# elsewhere; bfloat16 refused everywhere; a bitwise operation on floating
-# point refused.
+# elements. half refused (no 16-bit float in Open MPI 4.1; MPICH 4.0.2 has
+# MPIX_C_FLOAT16 but aborts reducing it), bfloat16 refused everywhere, a
+# bitwise operation on floating point refused.
 set(type_bytes_int8 1)
 set(type_bytes_uint8 1)
 set(type_bytes_int16 2)
@@ -47,7 +47,7 @@ set(type_bytes_double 8)
 set(type_bytes_half 2)
 set(matrix_types int8 uint8 int16 uint16 int32 uint32 int64 uint64 float double)
 if(MCB_MPI_FLAVOR STREQUAL "mpich")
-  list(APPEND matrix_types half)
+  mcb_bad_input(allreduce_half 3 "--type half: MPICH 4.0 declares MPIX_C_FLOAT16 but aborts reducing it" -- ${AR} -T half)
 else()
   mcb_bad_input(allreduce_half 3 "--type half: this MPI has no 16-bit floating-point type" -- ${AR} -T half)
 endif()
@@ -67,12 +67,24 @@ foreach(type ${matrix_types})
   math(EXPR b1000 "${type_bytes_${type}} * 1000")
   math(EXPR b3000 "${type_bytes_${type}} * 3000")
   foreach(op ${ops})
-    mcb_mpi_test(allreduce_matrix_${type}_${op}_p7 7 --expect-ranks ${MATRIX_ROWS}
+    set(algorithms all)
+    set(rows ${MATRIX_ROWS})
+    if(MCB_MPI_FLAVOR STREQUAL "mpich" AND type MATCHES "^uint" AND op MATCHES "min|max")
+      # MPICH 4.0.2 compares unsigned integers as signed in MPI_MIN and
+      # MPI_MAX (MPI_Reduce_local too: min(129, 113) on MPI_UINT8_T is 129):
+      # mcb's own algorithms here, and the system's wrong result caught below.
+      set(algorithms recursive_doubling,rabenseifner,ring,shm_recursive_exchange,shm_cyclic_shift,shm_tree)
+      set(rows --expect-rows 24)
+      mcb_mpi_test(allreduce_mpich_wrong_${type}_${op} 3 --expect-exit 1
+                   --expect-stderr "validation failed: algorithm system, size ${b1000} B, rank 0, element"
+                   -- ${AR} -c -m ${b1000}:${b1000} -i 1 -x 0 --algorithm system -T ${type} --op ${op})
+    endif()
+    mcb_mpi_test(allreduce_matrix_${type}_${op}_p7 7 --expect-ranks ${rows}
                  --expect-stdout "# type: ${type} " -- ${AR} -c -m ${b1},${b7},${b1000},${b3000} -i 1 -x 0
-                 --algorithm all -T ${type} --op ${op})
-    mcb_mpi_test(allreduce_matrix_${type}_${op}_p3_in_place 3 --expect-ranks ${MATRIX_ROWS}
+                 --algorithm ${algorithms} -T ${type} --op ${op})
+    mcb_mpi_test(allreduce_matrix_${type}_${op}_p3_in_place 3 --expect-ranks ${rows}
                  --expect-stdout "in place: yes" -- ${AR} -c -m ${b1},${b7},${b1000},${b3000} -i 1 -x 0
-                 --algorithm all -T ${type} --op ${op} --in-place)
+                 --algorithm ${algorithms} -T ${type} --op ${op} --in-place)
   endforeach()
 endforeach()
 

@@ -22,6 +22,17 @@ Datatype parse_datatype(const std::string& name) {
     if (n == text) return {text, mpi, elem_bytes(*elem_of(mpi)), elem_of(mpi)};
   if (n == "half" || n == "float16") {
 #if defined(MPIX_C_FLOAT16) && defined(__FLT16_MANT_DIG__)
+    // MPICH 4.0 declares the type, but its datatype engine (yaksa) has no
+    // 16-bit float: MPI_Reduce_local and the collectives abort inside MPI
+    // (an assertion in typerep_yaksa_pack.c, MPICH 4.0.2), whatever the
+    // error handler, so the run is refused instead.
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    MPI_Get_library_version(version, &len);
+    if (std::strstr(version, "MPICH Version:") && std::strstr(version, "Version:\t4.0"))
+      throw Error("--type " + name +
+                  ": MPICH 4.0 declares MPIX_C_FLOAT16 but aborts reducing it (yaksa has no "
+                  "16-bit float); refused");
     return {"half", MPIX_C_FLOAT16, 2, Elem::float16};
 #else
     throw Error("--type " + name + ": this MPI has no 16-bit floating-point type (MPICH has MPIX_C_FLOAT16)");

@@ -32,7 +32,7 @@ std::int64_t neutral(ReduceOp op, bool unsigned_type) {
     case ReduceOp::prod:
       return 1;
     case ReduceOp::min:
-      return unsigned_type ? 201 : 101;  // above every value of the window
+      return unsigned_type ? -1 : 101;  // above every value of the window (-1: the type's largest)
     case ReduceOp::max:
       return unsigned_type ? 0 : -101;
     case ReduceOp::band:
@@ -42,7 +42,14 @@ std::int64_t neutral(ReduceOp op, bool unsigned_type) {
   }
 }
 
-std::int64_t combine(ReduceOp op, std::int64_t a, std::int64_t b) {
+// a op b; min and max of an unsigned type of `unsigned_bytes` compare the
+// values as that type holds them (the negative ones wrap to the top).
+std::int64_t combine(ReduceOp op, std::int64_t a, std::int64_t b, std::size_t unsigned_bytes) {
+  if (unsigned_bytes && (op == ReduceOp::min || op == ReduceOp::max)) {
+    const std::uint64_t mask = unsigned_bytes >= 8 ? ~0ull : (1ull << (8 * unsigned_bytes)) - 1;
+    const bool less = (static_cast<std::uint64_t>(a) & mask) < (static_cast<std::uint64_t>(b) & mask);
+    return (op == ReduceOp::min) == less ? a : b;
+  }
   switch (op) {
     case ReduceOp::sum:
       return a + b;
@@ -75,10 +82,10 @@ std::int64_t reduction_value(ReduceOp op, bool unsigned_type, int rank, int p, s
     case ReduceOp::prod:
       return unsigned_type ? 2 + static_cast<std::int64_t>(h % 2) : products[h % 4];
     case ReduceOp::min:
-    case ReduceOp::max: {
-      const auto g = static_cast<std::int64_t>(pattern(r, n, index) % 201);
-      return unsigned_type ? g : g - 100;
-    }
+    case ReduceOp::max:
+      // -100 .. 100; in an unsigned type the negative ones are its largest
+      // values, so that a comparison that treats it as signed shows.
+      return static_cast<std::int64_t>(pattern(r, n, index) % 201) - 100;
     default:  // bitwise: a whole 64-bit hash, truncated to the type when stored
       return static_cast<std::int64_t>(pattern(r, n, index));
   }
@@ -105,13 +112,14 @@ void expected_result(const CollectiveSpec& spec, const Options& opt, int rank, i
     // Element i: the values of the window's ranks combined in rank order.
     const ReduceOp op = *opt.op;
     const bool u = is_unsigned(*opt.type.elem);
+    const std::size_t ub = u ? opt.type.bytes : 0;
     const std::size_t w = window(op, p), np = static_cast<std::size_t>(p);
     std::vector<int> ranks(w);
     for (std::size_t i = 0; i < n; ++i) {
       for (std::size_t t = 0; t < w; ++t) ranks[t] = static_cast<int>((t + np - i % np) % np);
       std::sort(ranks.begin(), ranks.end());
       std::int64_t acc = reduction_value(op, u, ranks[0], p, i);
-      for (std::size_t t = 1; t < w; ++t) acc = combine(op, acc, reduction_value(op, u, ranks[t], p, i));
+      for (std::size_t t = 1; t < w; ++t) acc = combine(op, acc, reduction_value(op, u, ranks[t], p, i), ub);
       store_integer(opt.type, &out[i * tb], acc);
     }
     return;
