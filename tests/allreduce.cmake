@@ -88,6 +88,26 @@ foreach(type ${matrix_types})
   endforeach()
 endforeach()
 
+# mcb_reduce takes the same types and operations: a few of them on 5 ranks,
+# in place and not (only rank 0's result is defined and compared).
+foreach(combo int8:prod uint64:max double:min int16:bxor)
+  string(REPLACE ":" ";" parts ${combo})
+  list(GET parts 0 type)
+  list(GET parts 1 op)
+  math(EXPR b7 "${type_bytes_${type}} * 7")
+  math(EXPR b3000 "${type_bytes_${type}} * 3000")
+  set(algorithms all)
+  set(rows --expect-every-algorithm --expect-rows-per-block 2)
+  if(MCB_MPI_FLAVOR STREQUAL "mpich" AND type MATCHES "^uint" AND op MATCHES "min|max")
+    set(algorithms shm_tree)  # MPICH 4.0.2's unsigned MPI_MAX is wrong (above)
+    set(rows --expect-rows 2)
+  endif()
+  mcb_mpi_test(reduce_matrix_${type}_${op}_p5 5 --expect-ranks ${rows} -- $<TARGET_FILE:mcb_reduce> -c
+               -m ${b7},${b3000} -i 1 -x 0 --algorithm ${algorithms} -T ${type} --op ${op})
+  mcb_mpi_test(reduce_matrix_${type}_${op}_p5_in_place 5 --expect-ranks ${rows} -- $<TARGET_FILE:mcb_reduce> -c
+               -m ${b7},${b3000} -i 1 -x 0 --algorithm ${algorithms} -T ${type} --op ${op} --in-place)
+endforeach()
+
 # A wrong vendor reduction (tests/support/wrong_reduction.c: float sums off
 # by one in the last element of rank 0's result) fails the system MPI's own
 # algorithm and names it; mcb's algorithms, which reduce with mcb's kernels,
