@@ -20,7 +20,7 @@
 #include "harness/metadata.hpp"
 #include "harness/options.hpp"
 #include "harness/progress.hpp"
-#include "harness/report.hpp"
+#include "harness/reporter.hpp"
 #include "harness/session.hpp"
 #include "harness/stats.hpp"
 #include "harness/validation.hpp"
@@ -36,7 +36,7 @@ namespace {
 class Runner {
  public:
   /// The run's start (rank 0's clock, UTC, ISO 8601), as every row has it.
-  const std::string& start_time() const { return id_.start_time; }
+  const std::string& start_time() const { return reporter_.identity().start_time; }
 
   /// Collective over `world`; its rank 0 (rank 0 of every layout) reports.
   Runner(const CollectiveSpec& spec, const Options& opt, const Memory& mem, MPI_Comm world)
@@ -44,24 +44,8 @@ class Runner {
         opt_(opt),
         mem_(mem),
         validator_(spec, opt, mem),
-        id_(identify(world)),
-        gpu_aware_(opt.gpu_aware == GpuAware::automatic ? mpi_takes(opt.mem) : opt.gpu_aware == GpuAware::yes) {
-    int rank = 0;
-    MPI_Comm_rank(world, &rank);
-    // Rank 0 writes the files; an open failure there stops every rank.
-    agree_on(world, [&] {
-      if (rank != 0) return;
-      writer_ = std::make_unique<RowWriter>(opt_.csv, opt_.json);
-      if (!opt_.save_iterations.empty()) {
-        iterations_.open(opt_.save_iterations, std::ios::trunc);
-        if (!iterations_) throw Error("--save-iterations " + opt_.save_iterations + ": cannot open for writing");
-        iterations_ << "benchmark,collective,algorithm,params,ranks,nodes,phase_mode,size_bytes,iteration,rank,"
-                       "time_us,slowest\n";
-      }
-    });
-    if (rank == 0 && spec_.tool == Tool::breakdown)
-      breakdown_ = std::make_unique<BreakdownTable>(stdout, opt_.validate);
-  }
+        reporter_(spec, opt, world),
+        gpu_aware_(opt.gpu_aware == GpuAware::automatic ? mpi_takes(opt.mem) : opt.gpu_aware == GpuAware::yes) {}
 
   /// Runs one configuration in one phase mode on `layout` over every size,
   /// each size a step of `progress` named `label`. Returns the number of
@@ -102,8 +86,7 @@ class Runner {
       }
       return x;
     });
-    std::unique_ptr<ConsoleTable> table;  // Tool::benchmark only
-    bool started = false;                 // header printed for this configuration
+    reporter_.start_configuration(layout, gpu_aware_, groups_);
     int failures = 0;
     for (std::size_t size : opt_.sizes) {
       const std::size_t count = size / tb;
@@ -129,24 +112,9 @@ class Runner {
           measure(plan, layout_->comm(), iterations, warmup, mode, spec_.time_factor, !opt_.save_iterations.empty());
       // What the plan reports is read after it ran: an algorithm that sets
       // up in its first execution (the blocking interface) decides there.
-      traffic_ = plan.traffic();  // the schedule's bytes per rank, max over ranks (0: not counted)
-      MPI_Allreduce(MPI_IN_PLACE, &traffic_, 1, MPI_DOUBLE, MPI_MAX, layout_->comm());
-      traffic_ = std::max(traffic_, 0.0);
-      if (!started && layout_->rank() == 0) {
-        started = true;
-        for (const auto& note : plan.notes()) spdlog::info("{}", note);
-        if (breakdown_) {
-          if (!header_printed_) print_header(algorithm, plan, nullptr, mode);
-          header_printed_ = true;
-          breakdown_->columns(plan_phase_names(plan));
-        } else {
-          table = std::make_unique<ConsoleTable>(stdout, opt_.full, opt_.validate, params_text(plan),
-                                                 plan_phase_names(plan), spec_.bandwidth, traffic_ > 0);
-          print_header(algorithm, plan, table.get(), mode);
-        }
-      } else if (table && table->follow(params_text(plan), plan_phase_names(plan))) {
-        for (const auto& note : plan.notes()) spdlog::info("{}", note);  // why this size's plan decided otherwise
-      }
+      double traffic = plan.traffic();  // the schedule's bytes per rank, max over ranks (0: not counted)
+      MPI_Allreduce(MPI_IN_PLACE, &traffic, 1, MPI_DOUBLE, MPI_MAX, layout_->comm());
+      if (layout_->rank() == 0) reporter_.plan_ready(algorithm, plan, mode, std::max(traffic, 0.0));
       std::string validation = "off";
       if (opt_.validate) {
         const bool ok = validator_.check(algorithm.name, plan, b, count, size, owner_);
@@ -154,26 +122,13 @@ class Runner {
         failures += ok ? 0 : 1;
       }
       if (layout_->rank() == 0)
-        report(algorithm, plan, mode, size, count, iterations, warmup, m, validation, setup_us, table.get());
+        reporter_.row(algorithm, plan, mode, {size, count, iterations, warmup, validation, setup_us}, m);
       progress.step(label, size, layout_->num_nodes());  // between sizes, outside the timed loop
     }
     return failures;
   }
 
  private:
-  // The plan's parameters as the header and the rows print them.
-  static std::string params_text(const Plan& plan) {
-    const std::string p = plan.params_string();
-    return p.empty() ? "none" : p;
-  }
-
-  static std::vector<std::string> plan_phase_names(const Plan& plan) {
-    std::vector<std::string> names;
-    for (const auto& n : plan.phase_names())
-      if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
-    return names;
-  }
-
   // The plan of `algorithm` as this run needs it: on one process per GPU
   // when processes share a GPU's buffers and the algorithm does not split
   // them (the others run phases of the same names that do nothing), and
@@ -225,178 +180,16 @@ class Runner {
     return idle;
   }
 
-  // The run's description; for the breakdown (table == nullptr) once, with
-  // what varies between rows left to the rows.
-  void print_header(const Algorithm& algorithm, const Plan& plan, const ConsoleTable* table, PhaseMode mode) const {
-    const std::string params = params_text(plan);
-    std::printf("# %s (mcb %s): %s, algorithm %s%s\n", spec_.binary.c_str(), MCB_VERSION, spec_.collective.c_str(),
-                algorithm.name.c_str(), table ? "" : ", time per phase");
-    if (table) std::printf("# parameters: %s\n", params.c_str());
-    std::printf("# MPI: %s %s\n", id_.mpi_library.c_str(), id_.mpi_version.c_str());
-    if (id_.platform != "none") {
-      std::printf("# simulated platform: %s (times are the model's, not a machine's)\n", id_.platform.c_str());
-#ifdef MCB_SIMULATE
-      std::printf("# local work: %s%s\n", local_work::describe().c_str(),
-                  algorithm.name.rfind("system", 0) == 0 ? "; SMPI's own collective charges none of its own" : "");
-#endif
-    }
-    if (opt_.sim_shared_malloc > 0)
-      std::printf("# validation: off (shared buffers: host buffers of %zu B and more are SMPI_SHARED_MALLOC's)\n",
-                  opt_.sim_shared_malloc);
-    const std::string ranks =
-        table ? "ranks: " + std::to_string(layout_->size()) + ", nodes: " + std::to_string(layout_->num_nodes()) + ", "
-              : "ranks and nodes: per row, ";  // a --nodes sweep varies them
-    std::printf("# %sranks per node: %s%s, rank order: %s, region: %s\n", ranks.c_str(),
-                layout_->uniform() ? std::to_string(layout_->ranks_per_node()).c_str() : "uneven",
-                layout_->options().ranks_per_node > 0 ? " (virtual nodes)" : "",
-                to_string(layout_->options().order).c_str(), layout_->options().region.str().c_str());
-    if (table) {
-      std::printf("# type: %s (%zu B), size: %s, memory: %s%s%s, phase mode: %s\n", opt_.type.name.c_str(),
-                  opt_.type.bytes, spec_.size_unit.c_str(), to_string(opt_.mem).c_str(), buffers_text().c_str(),
-                  in_place_text().c_str(), to_string(mode).c_str());
-      if (spec_.gpus) print_gpus();
-      std::printf(
-          "# latency: Avg/Min/Max Latency as OSU's: each rank's mean over iterations, then the mean/min/max over "
-          "ranks; Slowest: per iteration the max over ranks, then over iterations\n");
-      table->header();
-      return;
-    }
-    std::printf("# type: %s (%zu B), size: %s, memory: %s%s\n", opt_.type.name.c_str(), opt_.type.bytes,
-                spec_.size_unit.c_str(), to_string(opt_.mem).c_str(), in_place_text().c_str());
-    std::printf(
-        "# times: median over iterations of the max over ranks (us); embedded: phases timed inside the run, "
-        "isolated: each phase alone between barriers; Largest: the phase with the largest share of the sum\n");
-  }
-
-  // "# GPUs: ..." for the collectives that offer --procs-per-gpu.
-  void print_gpus() const {
-    const int g = layout_->gpus_per_node(), ppg = layout_->procs_per_gpu();
-    std::printf("# GPUs: %d per node, %d process%s per GPU%s, GPU-aware MPI: %s\n", g, ppg, ppg == 1 ? "" : "es",
-                groups_ ? " sharing its buffers" : "", gpu_aware_ ? "yes" : "no (host copies)");
-  }
-
-  // ", buffers: registered|mixed" when not plain.
-  std::string buffers_text() const { return opt_.buffers == "plain" ? "" : ", buffers: " + opt_.buffers; }
-
-  // ", in place: yes|no" for the collectives that have an in-place mode.
-  std::string in_place_text() const {
-    if (!spec_.in_place_offset) return "";
-    return std::string(", in place: ") + (opt_.in_place ? "yes" : "no");
-  }
-
-  void report(const Algorithm& algorithm, const Plan& plan, PhaseMode mode, std::size_t size, std::size_t count,
-              int iterations, int warmup, const Measurement& m, const std::string& validation, double setup_us,
-              const ConsoleTable* table) {
-    const std::string params = params_text(plan);
-    // nccl-tests' bandwidths: one rank's buffer (the larger of send and
-    // receive) over the slowest rank's mean time (OSU's Max Latency), and
-    // that times the collective's bus factor; in GB/s (1e9 B/s).
-    const int p = layout_->size();
-    const double buffer_bytes =
-        static_cast<double>(std::max(spec_.send_elements(count, p), spec_.recv_elements(count, p)) * opt_.type.bytes);
-    const double factor = spec_.bus_factor ? spec_.bus_factor(p) : 1.0;
-    auto algbw = [&](const Stats& st) { return st.rank_max > 0 ? buffer_bytes / st.rank_max * 1e-3 : 0.0; };
-    if (breakdown_)
-      breakdown_->row(layout_->num_nodes(), layout_->size(), to_string(mode), size, m.phase_stats, m.total, validation,
-                      params);
-    else
-      table->row(size, m.total, m.phase_stats, validation, setup_us, algbw(m.total), algbw(m.total) * factor, traffic_,
-                 m.total.rank_max > 0 ? traffic_ * layout_->ranks_per_node() / m.total.rank_max * 1e-3 : 0.0);
-    if (!writer_) return;
-    save_iterations(algorithm, params, mode, size, iterations, m);
-    for (std::size_t s = 0; s <= m.phases.size(); ++s) {
-      const bool total = s == m.phases.size();
-      const Stats& st = total ? m.total : m.phase_stats[s];
-      Row row;
-      row.set("benchmark", spec_.binary)
-          .set("mcb_version", std::string(MCB_VERSION))
-          .set("collective", spec_.collective)
-          .set("algorithm", algorithm.name)
-          .set("params", params)
-          .set("mpi_library", id_.mpi_library)
-          .set("mpi_version", id_.mpi_version)
-          .set("ranks", static_cast<long long>(layout_->size()))
-          .set("nodes", static_cast<long long>(layout_->num_nodes()))
-          .set("ranks_per_node", static_cast<long long>(layout_->ranks_per_node()))
-          .set("rank_order", to_string(layout_->options().order))
-          .set("region", layout_->options().region.str())
-          .set("mem", to_string(opt_.mem))
-          .set("datatype", opt_.type.name)
-          .set("phase_mode", to_string(mode))
-          .set("size_bytes", static_cast<long long>(size))
-          .set("count", static_cast<long long>(count))
-          .set("phase", total ? std::string("total") : m.phases[s])
-          .set("iterations", static_cast<long long>(iterations))
-          .set("warmup", static_cast<long long>(warmup))
-          .set("avg_us", st.avg)
-          .set("median_us", st.median)
-          .set("min_us", st.min)
-          .set("max_us", st.max)
-          .set("stddev_us", st.stddev)
-          .set("osu_avg_us", st.rank_avg)
-          .set("osu_min_us", st.rank_min)
-          .set("osu_max_us", st.rank_max)
-          .set("p90_us", st.p90)
-          .set("p99_us", st.p99)
-          .set("algbw_gbps", algbw(st))
-          .set("busbw_gbps", algbw(st) * factor)
-          .set("validation", validation)
-          .set("host", id_.host)
-          .set("platform", id_.platform)
-          .set("start_time", id_.start_time)
-          .set("in_place", static_cast<long long>(opt_.in_place ? 1 : 0))
-          .set("setup_us", setup_us)
-          .set("gpus_per_node", static_cast<long long>(layout_->gpus_per_node()))
-          .set("procs_per_gpu", static_cast<long long>(layout_->procs_per_gpu()))
-          .set("gpu_aware", static_cast<long long>(gpu_aware_ ? 1 : 0))
-          .set("buffers", opt_.buffers)
-          .set("mem_traffic_bytes", static_cast<long long>(traffic_));
-      writer_->write(row);
-    }
-  }
-
-  // --save-iterations: one row per (iteration, rank) with the rank's total
-  // time; slowest = 1 on the row of the iteration's slowest rank (the first
-  // one on a tie), whose times make the avg_us series.
-  void save_iterations(const Algorithm& algorithm, const std::string& params, PhaseMode mode, std::size_t size,
-                       int iterations, const Measurement& m) {
-    if (!iterations_.is_open() || m.per_rank.empty()) return;
-    const int p = layout_->size();
-    const std::string head = csv_field(spec_.binary) + "," + csv_field(spec_.collective) + "," +
-                             csv_field(algorithm.name) + "," + csv_field(params) + "," + std::to_string(p) + "," +
-                             std::to_string(layout_->num_nodes()) + "," + to_string(mode) + "," + std::to_string(size) +
-                             ",";
-    const double to_us = 1e6 * spec_.time_factor;
-    char num[32];
-    for (int it = 0; it < iterations; ++it) {
-      int slowest = 0;
-      for (int r = 1; r < p; ++r)
-        if (m.per_rank[static_cast<std::size_t>(r) * iterations + it] >
-            m.per_rank[static_cast<std::size_t>(slowest) * iterations + it])
-          slowest = r;
-      for (int r = 0; r < p; ++r) {
-        std::snprintf(num, sizeof num, "%.3f", m.per_rank[static_cast<std::size_t>(r) * iterations + it] * to_us);
-        iterations_ << head << it << ',' << r << ',' << num << ',' << (r == slowest ? 1 : 0) << '\n';
-      }
-    }
-    iterations_.flush();
-  }
-
   const CollectiveSpec& spec_;
   const Options& opt_;
   const Memory& mem_;
   Validator validator_;
-  Identity id_;
+  Reporter reporter_;
   const Layout* layout_ = nullptr;
   bool gpu_aware_ = true;          // MPI takes the buffers (--gpu-aware resolved)
   bool groups_ = false;            // processes share a GPU's buffers
   Owner owner_;                    // whose data this rank holds and checks
   std::optional<Layout> leaders_;  // one process per GPU (the first ones only)
-  std::unique_ptr<RowWriter> writer_;
-  std::ofstream iterations_;  // --save-iterations, rank 0
-  std::unique_ptr<BreakdownTable> breakdown_;
-  bool header_printed_ = false;
-  double traffic_ = 0;  // the current plan's Plan::traffic(), max over ranks
 };
 
 int run_all(int argc, char** argv, const CollectiveSpec& spec) {
