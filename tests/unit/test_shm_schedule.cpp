@@ -17,8 +17,8 @@
 
 #include "error_of.hpp"
 #include "mcb/error.hpp"
-#include "shm.hpp"
-#include "shm_schedule.hpp"
+#include "shm/shm.hpp"
+#include "shm/shm_schedule.hpp"
 
 namespace mcb::allreduce::detail {
 namespace {

@@ -16,7 +16,7 @@
 #include "mcb/allreduce.hpp"
 #include "mcb/error.hpp"
 #include "ppg.hpp"
-#include "shm.hpp"
+#include "shm/shm.hpp"
 #include "vector.hpp"
 
 namespace mcb::allreduce {

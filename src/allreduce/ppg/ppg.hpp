@@ -10,7 +10,7 @@
 #include "mcb/collective.hpp"
 #include "mcb/layout.hpp"
 #include "mcb/plan.hpp"
-#include "shm.hpp"
+#include "shm/shm.hpp"
 
 namespace mcb::allreduce::detail {
 

@@ -10,7 +10,7 @@
 // and h2d around them). PPG = 1 is lane.
 #include "mcb/allreduce.hpp"
 #include "ppg.hpp"
-#include "shm.hpp"
+#include "shm/shm.hpp"
 
 namespace mcb::allreduce {
 
