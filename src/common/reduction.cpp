@@ -283,8 +283,13 @@ std::size_t elem_bytes(Elem e) {
 
 void reduce_many_to(void* const* dsts, int nd, const void* const* srcs, int k, int n, MPI_Datatype type, MPI_Op op) {
   if (n <= 0 || k <= 0 || nd <= 0) return;
+  // mcb's kernel needs no MPI (mcb_copy_bw runs it without MPI_Init).
+  const Kernel f = kernel(type, op);
   int size = 0;
-  MPI_Type_size(type, &size);
+  if (f)
+    size = static_cast<int>(elem_bytes(*elem_of(type)));
+  else
+    MPI_Type_size(type, &size);
   const std::size_t bytes = static_cast<std::size_t>(n) * static_cast<std::size_t>(size);
   // Simulated time (simulation build): k operands read, extra destinations copied.
   if (k == 1)
@@ -292,7 +297,7 @@ void reduce_many_to(void* const* dsts, int nd, const void* const* srcs, int k, i
   else
     local_work::reduce(bytes * static_cast<std::size_t>(k));
   if (k > 1 && nd > 1) local_work::copy(bytes * static_cast<std::size_t>(nd - 1));
-  if (const Kernel f = kernel(type, op)) return f(dsts, nd, srcs, k, n);
+  if (f) return f(dsts, nd, srcs, k, n);
   // Any other type or operation: MPI_Reduce_local into a scratch vector, so
   // that a destination may alias any source here too. MPI_Reduce_local
   // computes inout = in op inout: the operands are taken from the last.
