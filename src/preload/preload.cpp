@@ -24,6 +24,7 @@
 #include "checks.hpp"
 #include "config.hpp"
 #include "guard.hpp"
+#include "mcb/allreduce.hpp"
 #include "report.hpp"
 #include "serve.hpp"
 
@@ -55,6 +56,9 @@ void start() {
     }
     init_comm_cache();
     init_type_cache();
+    // The shared-memory allreduces' engines (and shared segments) bounded
+    // like the call shapes.
+    mcb::allreduce::set_blocking_cache_limit(static_cast<std::size_t>(cfg->shapes));
     g_config.store(cfg, std::memory_order_release);
   });
 }

@@ -99,6 +99,17 @@ mcb_preload_test(buffers_p4 4 "${combo_tra};${BOUNDED}" --expect-stdout "buffers
                  -- ${PRELOAD_CLIENT} buffers)
 mcb_preload_test(buffers_node_aware_p5 5 "${combo_multileader_na};${BOUNDED}" --expect-stdout "buffers: [0-9]+ checks passed"
                  --expect-stdout "${ALL_SERVED}" -- ${PRELOAD_CLIENT} buffers)
+# The shared-memory allreduces' engines and segments are bounded like the
+# shapes (issue 33): 4 segments at most with SHAPES=4 after 15 shapes, and
+# 400 distinct counts on 2 ranks (a solver's, an AMR code's calls) leave the
+# mappings flat (the client fails if they grow by more than 64) with at
+# most 16 segments (the default SHAPES).
+mcb_preload_test(buffers_shm_bounded_p3 3 "MCB_ALLREDUCE=shm_recursive_exchange;${BOUNDED}"
+                 --expect-stdout "buffers: [0-9]+ checks passed" --expect-stdout "shm_segments=[0-4]$"
+                 -- ${PRELOAD_CLIENT} buffers)
+mcb_preload_test(counts_shm_p2 2 "MCB_ALLREDUCE=shm_recursive_exchange" --expect-stdout "counts: [0-9]+ checks passed"
+                 --expect-stdout "MPI_Allreduce algorithm=shm_recursive_exchange calls=400 served=400 .* shm_segments=(1[0-6]|[0-9])$"
+                 -- ${PRELOAD_CLIENT} counts 400)
 # Setups that are collective per buffer pair (a persistent request, a shared
 # window per plan): the ranks agree on rebuilds, one MPI_Allreduce per call.
 mcb_preload_test(buffers_agreed_p4 4

@@ -21,6 +21,8 @@
  *   noncontig     non-contiguous send and receive types (vectors), packed;
  *                 and a type that is contiguous on even ranks and a vector
  *                 on odd ones (the same type signature).
+ *   counts N      N allreduces of distinct counts 1..N; rank 0 prints its
+ *                 mappings (/proc/self/maps lines) after 10 and after N calls.
  *   intercomm, in_place, mismatch, user_op, non_commutative_op, type,
  *   overflow, empty, invalid, subcomm
  *                 calls that go to the MPI's own collective (see
@@ -578,6 +580,35 @@ static void scenario_subcomm(void) {
   free(s), free(r);
 }
 
+/* Lines of /proc/self/maps: the process's mappings. */
+static long mappings(void) {
+  FILE* f = fopen("/proc/self/maps", "r");
+  if (!f) return -1;
+  long n = 0;
+  for (int c; (c = fgetc(f)) != EOF;) n += c == '\n';
+  fclose(f);
+  return n;
+}
+
+/* `n` allreduces of distinct counts 1 .. n (MPI_INT, MPI_SUM; as a solver
+ * or an AMR code makes them), every result checked; rank 0 prints its
+ * mappings after the first 10 calls and at the end, which the tests bound:
+ * the cached state of new shapes must not grow without limit. */
+static void scenario_counts(int n) {
+  void *s = alloc((size_t)n * 4), *r = alloc((size_t)n * 4);
+  long early = 0;
+  for (int c = 1; c <= n; ++c) {
+    do_allreduce(MPI_COMM_WORLD, MPI_INT, MPI_SUM, c, c, 0, s, r);
+    if (c == 10) early = mappings();
+  }
+  const long late = mappings();
+  if (world_rank == 0)
+    printf("preload_client: counts: mappings after 10 calls %ld, after %d calls %ld\n", early, n, late);
+  ++checks;
+  if (n > 10 && late - early > 64) FAIL("counts: %ld mappings after %d calls, %ld after 10", late, n, early);
+  free(s), free(r);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
@@ -614,6 +645,8 @@ int main(int argc, char** argv) {
     scenario_invalid();
   else if (!strcmp(scenario, "subcomm"))
     scenario_subcomm();
+  else if (!strcmp(scenario, "counts"))
+    scenario_counts(argc > 2 ? atoi(argv[2]) : 1000);
   else {
     if (world_rank == 0) fprintf(stderr, "preload_client: unknown scenario '%s'\n", scenario);
     MPI_Finalize();

@@ -76,6 +76,15 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
 /// Every allreduce algorithm that mcb_allreduce offers.
 const std::vector<Algorithm>& algorithms();
 
+/// The shared-memory algorithms' blocking interface keeps its set-up
+/// engines (and their shared segments) per communicator and call shape;
+/// at most `shapes` per communicator from now on, the least recently used
+/// dropped and its segment freed (0: unbounded, the default). The preload
+/// sets it from MCB_PRELOAD_CACHE.
+void set_blocking_cache_limit(std::size_t shapes);
+/// Shared-memory segments (MPI shared windows) this process holds now.
+long shm_segments_held();
+
 // Reduce (to rank 0) and bcast (from rank 0), the other halves of the tree,
 // for mcb_reduce and mcb_bcast. bcast is out of place: rank 0's send buffer
 // reaches every receive buffer (rank 0's too); in place, rank 0's receive

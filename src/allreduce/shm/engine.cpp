@@ -4,6 +4,8 @@
 #include <mpi.h>
 #include <cstdio>
 #include <cstring>
+#include <list>
+#include <map>
 
 #include "mcb/error.hpp"
 #include "vector.hpp"
@@ -12,7 +14,37 @@ namespace mcb::allreduce::detail {
 
 namespace {
 
-using Cache = std::map<std::string, std::shared_ptr<Engines>>;
+// The blocking engines of a communicator, most recently used first; beyond
+// the limit the least recently used is dropped, and with it its shared
+// segment (MPI_Win_free, collective over the node). Every rank of the
+// communicator makes the same calls in the same order, so every rank drops
+// the same engines in the same call.
+struct Cache {
+  std::list<std::pair<std::string, std::shared_ptr<Engines>>> order;
+  std::map<std::string, decltype(order)::iterator> index;
+};
+std::size_t engine_limit = 0;  // 0: unbounded (set_blocking_cache_limit)
+
+std::shared_ptr<Engines> lookup(Cache& c, const std::string& key) {
+  auto it = c.index.find(key);
+  if (it == c.index.end()) return nullptr;
+  c.order.splice(c.order.begin(), c.order, it->second);
+  return it->second->second;
+}
+
+// Room for one more: the least recently used dropped (its segment goes
+// with its last reference), before the new one allocates its own.
+void make_room(Cache& c) {
+  while (engine_limit > 0 && c.order.size() >= engine_limit) {
+    c.index.erase(c.order.back().first);
+    c.order.pop_back();
+  }
+}
+
+void insert(Cache& c, const std::string& key, std::shared_ptr<Engines> e) {
+  c.order.emplace_front(key, std::move(e));
+  c.index[key] = c.order.begin();
+}
 
 int delete_cache(MPI_Comm, int, void* cache, void*) {
   delete static_cast<Cache*>(cache);
@@ -173,8 +205,13 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
   auto last = std::make_shared<int>(-1);  // the path of the last call
   plan.add("allreduce", [comm = args.comm, dom, key, setup = std::move(setup), traffic, note, report, last, send, recv,
                          bytes, requested, direct = copy_in_only.empty()] {
-    std::shared_ptr<Engines>& engines = cache_of(comm)[key];
-    if (!engines) engines = setup(discover_peers(dom));
+    Cache& cache = cache_of(comm);
+    std::shared_ptr<Engines> engines = lookup(cache, key);
+    if (!engines) {
+      make_room(cache);
+      engines = setup(discover_peers(dom));
+      insert(cache, key, engines);
+    }
     ShmSegment& seg = engines->seg();
     seg.exchange(describe(Call{send, recv}.in(), recv, bytes, seg.peers()), engines->all);
     Reach& r = engines->reach;
@@ -192,3 +229,10 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
 }
 
 }  // namespace mcb::allreduce::detail
+
+namespace mcb::allreduce {
+
+void set_blocking_cache_limit(std::size_t shapes) { detail::engine_limit = shapes; }
+long shm_segments_held() { return detail::ShmSegment::held(); }
+
+}  // namespace mcb::allreduce

@@ -24,6 +24,10 @@ static_assert(sizeof(Descriptor) <= kSlot, "a descriptor must fit its slot");
 
 }  // namespace
 
+namespace {
+std::atomic<long> segments_held{0};  // ShmSegments alive in this process
+}  // namespace
+
 ShmSegment::ShmSegment(MPI_Comm node, std::size_t bytes, Peers peers) : peers_(std::move(peers)) {
   MPI_Comm_rank(node, &rank_);
   MPI_Comm_size(node, &size_);
@@ -47,13 +51,18 @@ ShmSegment::ShmSegment(MPI_Comm node, std::size_t bytes, Peers peers) : peers_(s
     data_[static_cast<std::size_t>(q)] = base + kHeader;
   }
   new (flags_[static_cast<std::size_t>(rank_)]) std::atomic<std::uint32_t>(0);
+  ++segments_held;
   MPI_Barrier(node);  // every flag is zero before anyone waits on it
 }
+
+long ShmSegment::held() { return segments_held.load(); }
 
 ShmSegment::~ShmSegment() {
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (!finalized && win_ != MPI_WIN_NULL) MPI_Win_free(&win_);
+  if (win_ == MPI_WIN_NULL) return;
+  --segments_held;
+  if (!finalized) MPI_Win_free(&win_);
 }
 
 Descriptor* ShmSegment::slot(int q, std::uint32_t call) const {

@@ -35,6 +35,8 @@ class ShmSegment {
   /// (rounded up to cache lines) and a zeroed flag; `peers`: discover_peers(node).
   ShmSegment(MPI_Comm node, std::size_t bytes, Peers peers);
   ~ShmSegment();
+  /// Segments (shared windows) alive in this process.
+  static long held();
   ShmSegment(const ShmSegment&) = delete;
   ShmSegment& operator=(const ShmSegment&) = delete;
 
