@@ -139,35 +139,7 @@ Kernel kernel(MPI_Datatype type, MPI_Op mpi) {
   const auto e = elem_of(type);
   const auto op = op_of(mpi);
   if (!e || !op || !op_allowed(*op, *e)) return nullptr;
-  switch (*e) {
-    case Elem::int8:
-      return kernel_of<std::int8_t>(*op);
-    case Elem::uint8:
-      return kernel_of<std::uint8_t>(*op);
-    case Elem::int16:
-      return kernel_of<std::int16_t>(*op);
-    case Elem::uint16:
-      return kernel_of<std::uint16_t>(*op);
-    case Elem::int32:
-      return kernel_of<std::int32_t>(*op);
-    case Elem::uint32:
-      return kernel_of<std::uint32_t>(*op);
-    case Elem::int64:
-      return kernel_of<std::int64_t>(*op);
-    case Elem::uint64:
-      return kernel_of<std::uint64_t>(*op);
-    case Elem::float16:
-#ifdef __FLT16_MANT_DIG__  // the compiler has _Float16 (GCC 12 and Clang on x86-64)
-      return kernel_of<_Float16>(*op);
-#else
-      return nullptr;
-#endif
-    case Elem::float32:
-      return kernel_of<float>(*op);
-    case Elem::float64:
-      return kernel_of<double>(*op);
-  }
-  return nullptr;
+  return visit_elem(*e, [&](auto t) { return kernel_of<decltype(t)>(*op); });
 }
 
 }  // namespace
@@ -264,21 +236,7 @@ bool op_allowed(ReduceOp op, Elem e) {
 }
 
 std::size_t elem_bytes(Elem e) {
-  switch (e) {
-    case Elem::int8:
-    case Elem::uint8:
-      return 1;
-    case Elem::int16:
-    case Elem::uint16:
-    case Elem::float16:
-      return 2;
-    case Elem::int32:
-    case Elem::uint32:
-    case Elem::float32:
-      return 4;
-    default:
-      return 8;
-  }
+  return visit_elem(e, [](auto t) { return sizeof t; });
 }
 
 void reduce_many_to(void* const* dsts, int nd, const void* const* srcs, int k, int n, MPI_Datatype type, MPI_Op op) {

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 
 #include "mcb/error.hpp"
@@ -75,83 +76,24 @@ void store_element(const Datatype& type, void* dst, std::uint64_t value) {
 }
 
 void store_integer(const Datatype& type, void* dst, std::int64_t value) {
-  auto put = [&](auto v) { std::memcpy(dst, &v, sizeof v); };
-  switch (type.elem.value_or(Elem::float64)) {
-    case Elem::int8:
-      return put(static_cast<std::int8_t>(value));
-    case Elem::uint8:
-      return put(static_cast<std::uint8_t>(value));
-    case Elem::int16:
-      return put(static_cast<std::int16_t>(value));
-    case Elem::uint16:
-      return put(static_cast<std::uint16_t>(value));
-    case Elem::int32:
-      return put(static_cast<std::int32_t>(value));
-    case Elem::uint32:
-      return put(static_cast<std::uint32_t>(value));
-    case Elem::int64:
-      return put(static_cast<std::int64_t>(value));
-    case Elem::uint64:
-      return put(static_cast<std::uint64_t>(value));
-    case Elem::float16:
-#ifdef __FLT16_MANT_DIG__
-      return put(static_cast<_Float16>(value));
-#else
-      break;
-#endif
-    case Elem::float32:
-      return put(static_cast<float>(value));
-    case Elem::float64:
-      return put(static_cast<double>(value));
-  }
+  visit_elem(type.elem.value_or(Elem::float64), [&](auto t) {
+    t = static_cast<decltype(t)>(value);
+    std::memcpy(dst, &t, sizeof t);
+  });
 }
 
 std::string format_element(const Datatype& type, const void* src) {
-  if (type.elem && type.mpi != MPI_INT && type.mpi != MPI_FLOAT && type.mpi != MPI_DOUBLE) {
-    auto get = [&](auto v) {
-      std::memcpy(&v, src, sizeof v);
-      return v;
-    };
-    switch (*type.elem) {
-      case Elem::int8:
-        return std::to_string(get(std::int8_t{}));
-      case Elem::uint8:
-        return std::to_string(get(std::uint8_t{}));
-      case Elem::int16:
-        return std::to_string(get(std::int16_t{}));
-      case Elem::uint16:
-        return std::to_string(get(std::uint16_t{}));
-      case Elem::int32:
-        return std::to_string(get(std::int32_t{}));
-      case Elem::uint32:
-        return std::to_string(get(std::uint32_t{}));
-      case Elem::int64:
-        return std::to_string(get(std::int64_t{}));
-      case Elem::uint64:
-        return std::to_string(get(std::uint64_t{}));
-      case Elem::float16:
-#ifdef __FLT16_MANT_DIG__
-        return std::to_string(static_cast<float>(get(_Float16{})));
-#else
-        break;
-#endif
-      default:
-        break;
-    }
-  }
+  if (type.elem)
+    return visit_elem(*type.elem, [&](auto t) {
+      std::memcpy(&t, src, sizeof t);
+      if constexpr (std::is_integral_v<decltype(t)>)
+        return std::to_string(t);
+      else
+        return std::to_string(static_cast<double>(t));
+    });
   if (type.mpi == MPI_CHAR) {
     unsigned char v;
     std::memcpy(&v, src, 1);
-    return std::to_string(v);
-  }
-  if (type.mpi == MPI_INT) {
-    int v;
-    std::memcpy(&v, src, sizeof v);
-    return std::to_string(v);
-  }
-  if (type.mpi == MPI_FLOAT) {
-    float v;
-    std::memcpy(&v, src, sizeof v);
     return std::to_string(v);
   }
   if (type.mpi == MPI_C_DOUBLE_COMPLEX) {

@@ -9,6 +9,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -34,6 +35,41 @@ bool op_allowed(ReduceOp op, Elem e);
 bool is_floating(Elem e);
 bool is_unsigned(Elem e);
 std::size_t elem_bytes(Elem e);
+
+/// f(T{}) with the C++ type T of `e` (std::int8_t ... double; _Float16 for
+/// float16), and what f returns: one switch over the types for every
+/// per-type function (kernels, element I/O).
+template <class F>
+decltype(auto) visit_elem(Elem e, F&& f) {
+  switch (e) {
+    case Elem::int8:
+      return f(std::int8_t{});
+    case Elem::uint8:
+      return f(std::uint8_t{});
+    case Elem::int16:
+      return f(std::int16_t{});
+    case Elem::uint16:
+      return f(std::uint16_t{});
+    case Elem::int32:
+      return f(std::int32_t{});
+    case Elem::uint32:
+      return f(std::uint32_t{});
+    case Elem::int64:
+      return f(std::int64_t{});
+    case Elem::uint64:
+      return f(std::uint64_t{});
+    case Elem::float16:
+#ifdef __FLT16_MANT_DIG__  // the compiler has _Float16 (GCC 12 and Clang on x86-64)
+      return f(_Float16{});
+#else
+      return f(std::uint16_t{});  // never: float16 is refused without _Float16
+#endif
+    case Elem::float32:
+      return f(float{});
+    default:
+      return f(double{});
+  }
+}
 
 /// inout[i] = in[i] op inout[i] for n elements, by mcb's kernel when it has
 /// one for (type, op), else MPI_Reduce_local. Charges its simulated time.
