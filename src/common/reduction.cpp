@@ -193,41 +193,40 @@ std::optional<Elem> elem_of(MPI_Datatype type) {
   return std::nullopt;
 }
 
+namespace {
+
+// Each operation with its MPI handle and its name, in ReduceOp's order (the
+// handles are not constants in every MPI, so the table is made at run time).
+struct OpEntry {
+  ReduceOp op;
+  MPI_Op mpi;
+  const char* name;
+};
+const std::vector<OpEntry>& ops() {
+  static const std::vector<OpEntry> table = {{ReduceOp::sum, MPI_SUM, "sum"},    {ReduceOp::prod, MPI_PROD, "prod"},
+                                             {ReduceOp::min, MPI_MIN, "min"},    {ReduceOp::max, MPI_MAX, "max"},
+                                             {ReduceOp::band, MPI_BAND, "band"}, {ReduceOp::bor, MPI_BOR, "bor"},
+                                             {ReduceOp::bxor, MPI_BXOR, "bxor"}};
+  return table;
+}
+
+}  // namespace
+
 std::optional<ReduceOp> op_of(MPI_Op op) {
-  if (op == MPI_SUM) return ReduceOp::sum;
-  if (op == MPI_PROD) return ReduceOp::prod;
-  if (op == MPI_MIN) return ReduceOp::min;
-  if (op == MPI_MAX) return ReduceOp::max;
-  if (op == MPI_BAND) return ReduceOp::band;
-  if (op == MPI_BOR) return ReduceOp::bor;
-  if (op == MPI_BXOR) return ReduceOp::bxor;
+  for (const auto& e : ops())
+    if (e.mpi == op) return e.op;
   return std::nullopt;
 }
 
-MPI_Op mpi_op(ReduceOp op) {
-  switch (op) {
-    case ReduceOp::sum:
-      return MPI_SUM;
-    case ReduceOp::prod:
-      return MPI_PROD;
-    case ReduceOp::min:
-      return MPI_MIN;
-    case ReduceOp::max:
-      return MPI_MAX;
-    case ReduceOp::band:
-      return MPI_BAND;
-    case ReduceOp::bor:
-      return MPI_BOR;
-    case ReduceOp::bxor:
-      return MPI_BXOR;
-  }
-  return MPI_OP_NULL;
+std::optional<ReduceOp> op_named(const std::string& name) {
+  for (const auto& e : ops())
+    if (name == e.name) return e.op;
+  return std::nullopt;
 }
 
-std::string to_string(ReduceOp op) {
-  static const char* names[] = {"sum", "prod", "min", "max", "band", "bor", "bxor"};
-  return names[static_cast<int>(op)];
-}
+MPI_Op mpi_op(ReduceOp op) { return ops()[static_cast<std::size_t>(op)].mpi; }
+
+std::string to_string(ReduceOp op) { return ops()[static_cast<std::size_t>(op)].name; }
 
 bool is_floating(Elem e) { return e == Elem::float16 || e == Elem::float32 || e == Elem::float64; }
 bool is_unsigned(Elem e) { return e == Elem::uint8 || e == Elem::uint16 || e == Elem::uint32 || e == Elem::uint64; }

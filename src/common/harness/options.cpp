@@ -233,8 +233,7 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
   if (!offer.ops.empty()) {
     if (std::find(offer.ops.begin(), offer.ops.end(), op) == offer.ops.end())
       throw Error("--op " + op + ": " + binary + " takes " + op_list);
-    for (int k = 0; k <= static_cast<int>(ReduceOp::bxor); ++k)
-      if (to_string(static_cast<ReduceOp>(k)) == op) o.op = static_cast<ReduceOp>(k);
+    o.op = op_named(op);
     if (!o.type.elem || !op_allowed(*o.op, *o.type.elem))
       throw Error("--op " + op + ": MPI defines " + op + " on integer types only, not on " + o.type.name);
   }

@@ -26,6 +26,8 @@ enum class ReduceOp { sum, prod, min, max, band, bor, bxor };
 std::optional<Elem> elem_of(MPI_Datatype type);
 /// MPI_SUM, MPI_PROD, MPI_MIN, MPI_MAX, MPI_BAND, MPI_BOR, MPI_BXOR, or nothing.
 std::optional<ReduceOp> op_of(MPI_Op op);
+/// "sum", "prod", ... as to_string() names them, or nothing.
+std::optional<ReduceOp> op_named(const std::string& name);
 /// MPI's handle of an operation.
 MPI_Op mpi_op(ReduceOp op);
 /// "sum", "prod", ...
