@@ -2,6 +2,8 @@
 #include "engine.hpp"
 
 #include <mpi.h>
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <list>
@@ -15,10 +17,11 @@ namespace mcb::allreduce::detail {
 namespace {
 
 // The blocking engines of a communicator, most recently used first; beyond
-// the limit the least recently used is dropped, and with it its shared
-// segment (MPI_Win_free, collective over the node). Every rank of the
-// communicator makes the same calls in the same order, so every rank drops
-// the same engines in the same call.
+// the limit the least recently used is dropped (its schedule and scratch:
+// the segment is the arena's). Every rank of the communicator makes the
+// same calls in the same order, so every rank drops the same engines in the
+// same call, and a segment's last reference (MPI_Win_free, collective over
+// the domain) goes in the same call everywhere.
 struct Cache {
   std::list<std::pair<std::string, std::shared_ptr<Engines>>> order;
   std::map<std::string, decltype(order)::iterator> index;
@@ -46,24 +49,76 @@ void insert(Cache& c, const std::string& key, std::shared_ptr<Engines> e) {
   c.index[key] = c.order.begin();
 }
 
-int delete_cache(MPI_Comm, int, void* cache, void*) {
-  delete static_cast<Cache*>(cache);
-  return MPI_SUCCESS;
+// Drops every engine built on `seg` (so that the segment goes when the arena
+// lets it go too).
+void drop_built_on(Cache& c, const ShmSegment* seg) {
+  for (auto it = c.order.begin(); it != c.order.end();) {
+    if (&it->second->seg() != seg) {
+      ++it;
+      continue;
+    }
+    c.index.erase(it->first);
+    it = c.order.erase(it);
+  }
 }
 
-// The set-up algorithms of a communicator, freed with it (MPI_Comm_free, or
-// MPI_Finalize for MPI_COMM_WORLD).
-Cache& cache_of(MPI_Comm comm) {
-  static int keyval = MPI_KEYVAL_INVALID;
-  if (keyval == MPI_KEYVAL_INVALID) MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_cache, &keyval, nullptr);
+// What a domain communicator's blocking calls share, whatever their shape:
+// the peers (found on the first call) and one segment, replaced by one
+// twice as large (or as large as needed) when a call's vector does not fit.
+struct Arena {
+  Peers peers;
+  std::shared_ptr<ShmSegment> seg;
+};
+
+// An object of type T attached to `comm` under `keyval` (made on first use),
+// deleted with the communicator (MPI_Comm_free, or MPI_Finalize for
+// MPI_COMM_WORLD).
+template <class T>
+int delete_attached(MPI_Comm, int, void* value, void*) {
+  delete static_cast<T*>(value);
+  return MPI_SUCCESS;
+}
+template <class T>
+T& attached(MPI_Comm comm, int& keyval, bool& made) {
+  if (keyval == MPI_KEYVAL_INVALID) MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_attached<T>, &keyval, nullptr);
   void* value = nullptr;
   int found = 0;
   MPI_Comm_get_attr(comm, keyval, &value, &found);
+  made = !found;
   if (!found) {
-    value = new Cache;
+    value = new T;
     MPI_Comm_set_attr(comm, keyval, value);
   }
-  return *static_cast<Cache*>(value);
+  return *static_cast<T*>(value);
+}
+
+// The set-up algorithms of a communicator.
+Cache& cache_of(MPI_Comm comm) {
+  static int keyval = MPI_KEYVAL_INVALID;
+  bool made = false;
+  return attached<Cache>(comm, keyval, made);
+}
+
+// The arena of a domain communicator; collective over it on first use.
+Arena& arena_of(MPI_Comm dom) {
+  static int keyval = MPI_KEYVAL_INVALID;
+  bool made = false;
+  Arena& a = attached<Arena>(dom, keyval, made);
+  if (made) a.peers = discover_peers(dom);
+  return a;
+}
+
+// A segment of at least `bytes` per rank in the arena: the one there, or
+// (every rank of the domain in the same call, as every one brings the same
+// count) a new one of max(bytes, twice the old), after the old one is let
+// go by the arena and by the engines of `cache` built on it.
+const std::shared_ptr<ShmSegment>& segment_for(Arena& a, MPI_Comm dom, Cache& cache, std::size_t bytes) {
+  if (a.seg && a.seg->bytes() >= bytes) return a.seg;
+  const std::size_t want = a.seg ? std::max(bytes, 2 * a.seg->bytes()) : bytes;
+  if (a.seg) drop_built_on(cache, a.seg.get());
+  a.seg.reset();
+  a.seg = std::make_shared<ShmSegment>(dom, want, a.peers);
+  return a.seg;
 }
 
 }  // namespace
@@ -137,7 +192,7 @@ ParamSpec interface_param() {
 }
 
 Plan engine_plan(const std::string& who, const CollArgs& args, const Params& params, const Resolved& resolved,
-                 MPI_Comm dom, std::function<std::shared_ptr<Engines>(const Peers&)> setup,
+                 MPI_Comm dom, std::function<std::shared_ptr<Engines>(std::shared_ptr<ShmSegment>)> setup,
                  const std::function<double(Path)>& traffic, const std::string& copy_in_only) {
   const std::string interface = params.get("interface", "persistent");
   const std::string requested = params.get("copy", "auto");
@@ -179,7 +234,7 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
     if (requested == "cma" && path != Path::cma)
       throw Error(who + ": --copy cma: cross-memory attach is refused" +
                   (peers.cma ? std::string(" on another node") : ": " + peers.cma_why));
-    std::shared_ptr<Engines> engines = setup(peers);
+    std::shared_ptr<Engines> engines = setup(std::make_shared<ShmSegment>(dom, bytes, peers));
     auto r = std::make_shared<const Reach>(reach(all, path));
     const Call call{send, recv, r.get()};
     for (const auto& phase : engines->get(path).phases)
@@ -205,12 +260,19 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
   auto last = std::make_shared<int>(-1);  // the path of the last call
   plan.add("allreduce", [comm = args.comm, dom, key, setup = std::move(setup), traffic, note, report, last, send, recv,
                          bytes, requested, direct = copy_in_only.empty()] {
+    Arena& arena = arena_of(dom);
     Cache& cache = cache_of(comm);
     std::shared_ptr<Engines> engines = lookup(cache, key);
+    if (engines && engines->segment() != arena.seg) {  // built on a segment since outgrown
+      drop_built_on(cache, &engines->seg());
+      engines = nullptr;
+    }
     if (!engines) {
+      const auto t0 = std::chrono::steady_clock::now();
       make_room(cache);
-      engines = setup(discover_peers(dom));
+      engines = setup(segment_for(arena, dom, cache, bytes));
       insert(cache, key, engines);
+      report->add_setup(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
     ShmSegment& seg = engines->seg();
     seg.exchange(describe(Call{send, recv}.in(), recv, bytes, seg.peers()), engines->all);

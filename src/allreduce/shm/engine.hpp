@@ -12,8 +12,13 @@
 //               count, type, operation and parameters, and sets it up on
 //               the first call (lazily, inside that call); every call
 //               publishes its buffers in the segment and the domain agrees
-//               on the path for that call. The cache goes with the
-//               communicator.
+//               on the path for that call. The engines of every shape
+//               share one segment per domain communicator (its arena: the
+//               peers, found once, and a segment grown to the largest
+//               vector so far, doubling), so a new shape costs its
+//               schedule and no collective; the cache (bounded by
+//               set_blocking_cache_limit) and the arena go with their
+//               communicators.
 #pragma once
 
 #include <functional>
@@ -48,13 +53,13 @@ struct Engine {
 };
 
 /// An algorithm set up on a domain: the segment, and an engine per path,
-/// made on first use by `make` (which must not communicate: everything
-/// collective happens when the Engines are made).
+/// made on first use by `make` (which must not communicate).
 class Engines {
  public:
   Engines(std::shared_ptr<ShmSegment> seg, std::function<std::shared_ptr<Engine>(Path)> make)
       : seg_(std::move(seg)), make_(std::move(make)) {}
   ShmSegment& seg() const { return *seg_; }
+  const std::shared_ptr<ShmSegment>& segment() const { return seg_; }
   const Engine& get(Path p);
 
   /// A blocking call's descriptors and reach, kept between calls.
@@ -106,11 +111,12 @@ ParamSpec interface_param();
 
 using Resolved = std::vector<std::pair<std::string, std::string>>;
 
-/// A plan on args' buffers over the Engines that `setup` makes (from the
-/// domain's Peers, found here) now
-/// (persistent) or on the first execution, cached per (args.comm, `who`,
-/// count, type, op, `resolved`) (blocking, per params' --interface), on
-/// the ranks of `dom` (the segment's communicator). The copy path (--copy)
+/// A plan on args' buffers over the Engines that `setup` makes on a
+/// segment of the domain `dom` with a data region of at least
+/// args.block_bytes() per rank (`setup` must not communicate): now, on a
+/// segment of its own (persistent), or on the first execution, cached per
+/// (args.comm, `who`, count, type, op, `resolved`), on the domain's arena
+/// (blocking, per params' --interface). The copy path (--copy)
 /// is decided now from args' buffers, the same on every rank of args.comm,
 /// and reported as the parameter copy=...; a path named in --copy that
 /// cannot run is an Error. `copy_in_only`: why the algorithm has only the
@@ -119,7 +125,7 @@ using Resolved = std::vector<std::pair<std::string, std::string>>;
 /// algorithm resolved them (checked before, so that `setup` cannot fail on
 /// bad input), for the report and the cache key.
 Plan engine_plan(const std::string& who, const CollArgs& args, const Params& params, const Resolved& resolved,
-                 MPI_Comm dom, std::function<std::shared_ptr<Engines>(const Peers&)> setup,
+                 MPI_Comm dom, std::function<std::shared_ptr<Engines>(std::shared_ptr<ShmSegment>)> setup,
                  const std::function<double(Path)>& traffic, const std::string& copy_in_only = "");
 
 }  // namespace mcb::allreduce::detail

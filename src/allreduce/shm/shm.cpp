@@ -31,7 +31,8 @@ std::atomic<long> segments_held{0};  // ShmSegments alive in this process
 ShmSegment::ShmSegment(MPI_Comm node, std::size_t bytes, Peers peers) : peers_(std::move(peers)) {
   MPI_Comm_rank(node, &rank_);
   MPI_Comm_size(node, &size_);
-  const std::size_t region = kHeader + (bytes + kCacheLine - 1) / kCacheLine * kCacheLine;
+  bytes_ = (bytes + kCacheLine - 1) / kCacheLine * kCacheLine;
+  const std::size_t region = kHeader + bytes_;
   char* mine = nullptr;
   MPI_Info info;
   MPI_Info_create(&info);

@@ -42,6 +42,8 @@ class ShmSegment {
 
   int rank() const { return rank_; }
   int size() const { return size_; }
+  /// The data region of every rank, in bytes (cache lines).
+  std::size_t bytes() const { return bytes_; }
   char* data(int local) const { return data_[static_cast<std::size_t>(local)]; }
   /// The domain's process ids and whether cross-memory attach works.
   const Peers& peers() const { return peers_; }
@@ -63,6 +65,7 @@ class ShmSegment {
 
   MPI_Win win_ = MPI_WIN_NULL;
   int rank_ = 0, size_ = 0;
+  std::size_t bytes_ = 0;
 
   std::uint32_t counter_ = 0;
   std::uint32_t calls_ = 0;  // exchanges so far

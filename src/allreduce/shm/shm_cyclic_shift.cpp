@@ -119,8 +119,8 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
       if (std::find(from.begin(), from.end(), me) != from.end()) stage0_readers.push_back(x);
     }
 
-  auto setup = [args, dom, inner, c, raw, stage0_readers, q, me, bytes, elem, nodes](const detail::Peers& peers) {
-    auto seg = std::make_shared<detail::ShmSegment>(dom.comm, bytes, peers);
+  auto setup = [args, dom, inner, c, raw, stage0_readers, q, me, bytes, elem,
+                nodes](std::shared_ptr<detail::ShmSegment> seg) {
     std::shared_ptr<Plan> lane;
     if (nodes)
       lane = std::make_shared<Plan>(detail::inter_node_plan(inner, args, dom.lane, seg->data(me) + c->piece.lo,

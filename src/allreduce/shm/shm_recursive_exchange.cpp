@@ -97,8 +97,7 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
   const std::size_t bytes = args.block_bytes(), elem = args.type_bytes();
   auto s = std::make_shared<const detail::ShmSchedule>(detail::shm_schedule(q, me, config.factors, bytes));
 
-  auto setup = [args, dom, inner, s, q, me, bytes, elem, nodes](const detail::Peers& peers) {
-    auto seg = std::make_shared<detail::ShmSegment>(dom.comm, bytes, peers);
+  auto setup = [args, dom, inner, s, q, me, bytes, elem, nodes](std::shared_ptr<detail::ShmSegment> seg) {
     std::shared_ptr<Plan> lane;  // the inter-node allreduce of my piece, in my region (every path)
     if (nodes)
       lane = std::make_shared<Plan>(detail::inter_node_plan(inner, args, dom.lane, seg->data(me) + s->piece.lo,

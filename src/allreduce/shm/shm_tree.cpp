@@ -91,8 +91,7 @@ Plan tree(Kind kind, const CollArgs& args, const Layout& layout, const Params& p
                                    : kind == Kind::bcast && nodes ? "the bcast across nodes starts from the segment"
                                                                   : "";
 
-  auto setup = [kind, args, dom, inner, t, q, me, bytes, elem, nodes, root](const detail::Peers& peers) {
-    auto seg = std::make_shared<detail::ShmSegment>(dom.comm, bytes, peers);
+  auto setup = [kind, args, dom, inner, t, q, me, bytes, elem, nodes, root](std::shared_ptr<detail::ShmSegment> seg) {
     std::function<void()> across;  // one leader per node (or region): its rank 0, on its lane (rank 0's is rank 0)
     if (nodes && me == 0) {
       const CollArgs lane = args.on(dom.lane, nullptr, seg->data(0), static_cast<int>(bytes / elem));

@@ -54,11 +54,17 @@ class Plan {
     double traffic() const { return traffic_; }
     void add_note(const std::string& note) { notes_.push_back(note); }
     const std::vector<std::string>& notes() const { return notes_; }
+    /// Seconds of setup done inside executions so far (a blocking
+    /// interface's first call of a shape), which the caller's own setup
+    /// timer cannot see: the preload adds them to its report's time_setup.
+    void add_setup(double seconds) { setup_ += seconds; }
+    double setup() const { return setup_; }
 
    private:
     std::vector<std::pair<std::string, std::string>> params_;
     double traffic_ = -1;
     std::vector<std::string> notes_;
+    double setup_ = 0;
   };
   const std::shared_ptr<Report>& report() const { return report_; }
 
