@@ -23,6 +23,11 @@
  *                 on odd ones (the same type signature).
  *   counts N      N allreduces of distinct counts 1..N; rank 0 prints its
  *                 mappings (/proc/self/maps lines) after 10 and after N calls.
+ *   churn N [MIB] N rounds of communicators split, duplicated, used by all
+ *                 three collectives and freed; what the process holds must
+ *                 stay flat (resident memory within MIB, default 16).
+ *   firstcall     the time of a shape's first call and of its steady state
+ *                 (scripts/preload_first_call.py).
  *   intercomm, in_place, mismatch, user_op, non_commutative_op, type,
  *   overflow, empty, invalid, subcomm
  *                 calls that go to the MPI's own collective (see
@@ -37,6 +42,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "proc_stats.h"
 
 static int world_rank, world_size;
 static long checks, errors;
@@ -580,32 +587,138 @@ static void scenario_subcomm(void) {
   free(s), free(r);
 }
 
-/* Lines of /proc/self/maps: the process's mappings. */
-static long mappings(void) {
-  FILE* f = fopen("/proc/self/maps", "r");
-  if (!f) return -1;
-  long n = 0;
-  for (int c; (c = fgetc(f)) != EOF;) n += c == '\n';
-  fclose(f);
-  return n;
+/* The element after `i` that scenario_counts checks in a vector of `c`: all
+ * of the first 1024 and the last 64, every 257th between. */
+static int next_checked(int i, int c) { return i < 1024 || i >= c - 64 ? i + 1 : i + 257; }
+
+/* `n` allreduces of distinct counts 1 .. n (MPI_INT, MPI_SUM), as a solver
+ * or an AMR code makes them. The send vector is filled once and the sums
+ * computed once; each call's checked elements (next_checked: the whole
+ * vector up to 1088 elements, then a sample, so that 100,000 counts are not
+ * 5e9 checks) are poisoned before it and compared after. Rank 0 prints its mappings after 10 calls and at the
+ * end; every rank fails if its mappings grew by more than 64: the cached
+ * state of new shapes must not grow without limit. */
+static void scenario_counts(int n) {
+  int* s = alloc((size_t)n * sizeof(int));
+  int* r = alloc((size_t)n * sizeof(int));
+  int* want = alloc((size_t)n * sizeof(int));
+  for (int i = 0; i < n; ++i) {
+    s[i] = (int)value(world_rank, 1, i, 0) - 50000;
+    long sum = 0;
+    for (int q = 0; q < world_size; ++q) sum += value(q, 1, i, 0) - 50000;
+    want[i] = (int)sum;
+  }
+  struct proc_stats early = proc_stats_now();
+  for (int c = 1; c <= n; ++c) {
+    for (int i = 0; i < c; i = next_checked(i, c)) r[i] = -1;
+    check_rc(MPI_Allreduce(s, r, c, MPI_INT, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
+    ++n_allreduce;
+    for (int i = 0; i < c; i = next_checked(i, c)) {
+      ++checks;
+      if (r[i] != want[i]) FAIL("counts: count %d: element %d is %d, expected %d", c, i, r[i], want[i]);
+    }
+    if (c == 10) early = proc_stats_now();
+  }
+  const struct proc_stats late = proc_stats_now();
+  if (world_rank == 0)
+    printf("preload_client: counts: mappings after 10 calls %ld, after %d calls %ld\n", early.mappings, n,
+           late.mappings);
+  ++checks;
+  if (n > 10 && late.mappings - early.mappings > 64)
+    FAIL("counts: %ld mappings after %d calls, %ld after 10", late.mappings, n, early.mappings);
+  free(s), free(r), free(want);
 }
 
-/* `n` allreduces of distinct counts 1 .. n (MPI_INT, MPI_SUM; as a solver
- * or an AMR code makes them), every result checked; rank 0 prints its
- * mappings after the first 10 calls and at the end, which the tests bound:
- * the cached state of new shapes must not grow without limit. */
-static void scenario_counts(int n) {
-  void *s = alloc((size_t)n * 4), *r = alloc((size_t)n * 4);
-  long early = 0;
-  for (int c = 1; c <= n; ++c) {
-    do_allreduce(MPI_COMM_WORLD, MPI_INT, MPI_SUM, c, c, 0, s, r);
-    if (c == 10) early = mappings();
+/* `n` rounds of communicator churn, as a program that makes its
+ * communicators in a loop: each round splits MPI_COMM_WORLD (in even rounds
+ * by rank parity, in odd ones whole and reversed), duplicates the split,
+ * calls allreduce, alltoall and allgather on both (under the preload: new
+ * layouts, shapes and shared segments) and frees both. Rank 0 prints what
+ * it holds after 10 rounds and at the end; every rank fails if its
+ * mappings, file descriptors or /dev/shm entries grew by more than 32, or
+ * its resident memory by more than `rss_mib`: whatever a communicator's
+ * collectives set up must go with it. */
+static void scenario_churn(int n, long rss_mib) {
+  const size_t bytes = (size_t)world_size * 16 * sizeof(double);
+  void *s = alloc(bytes), *r = alloc(bytes);
+  struct proc_stats early = proc_stats_now();
+  for (int i = 0; i < n; ++i) {
+    MPI_Comm split, dup;
+    const int by_parity = i % 2 == 0;
+    MPI_Comm_split(MPI_COMM_WORLD, by_parity ? world_rank % 2 : 0, by_parity ? world_rank : -world_rank, &split);
+    MPI_Comm_dup(split, &dup);
+    const int count = 1 + i % 16;
+    do_allreduce(split, MPI_DOUBLE, MPI_SUM, count, i, 0, s, r);
+    do_allreduce(dup, MPI_INT, MPI_SUM, 17 - count, i, 1, s, r);
+    do_alltoall(dup, K_DOUBLE, count, i, s, r);
+    do_allgather(split, K_INT, count, i, 0, s, r);
+    MPI_Comm_free(&dup);
+    MPI_Comm_free(&split);
+    if (i + 1 == 10) early = proc_stats_now();
   }
-  const long late = mappings();
+  const struct proc_stats late = proc_stats_now();
   if (world_rank == 0)
-    printf("preload_client: counts: mappings after 10 calls %ld, after %d calls %ld\n", early, n, late);
+    printf(
+        "preload_client: churn: after 10 rounds mappings %ld fds %ld shm %ld rss %ld KiB; after %d rounds "
+        "mappings %ld fds %ld shm %ld rss %ld KiB\n",
+        early.mappings, early.fds, early.shm, early.rss_kib, n, late.mappings, late.fds, late.shm, late.rss_kib);
   ++checks;
-  if (n > 10 && late - early > 64) FAIL("counts: %ld mappings after %d calls, %ld after 10", late, n, early);
+  if (n > 10 && (late.mappings - early.mappings > 32 || late.fds - early.fds > 32 || late.shm - early.shm > 32 ||
+                 late.rss_kib - early.rss_kib > rss_mib * 1024))
+    FAIL("churn: after %d rounds mappings %ld fds %ld shm %ld rss %ld KiB; after 10: %ld %ld %ld %ld KiB", n,
+         late.mappings, late.fds, late.shm, late.rss_kib, early.mappings, early.fds, early.shm, early.rss_kib);
+  free(s), free(r);
+}
+
+static int by_value(const void* a, const void* b) {
+  const double x = *(const double*)a, y = *(const double*)b;
+  return (x > y) - (x < y);
+}
+
+/* The median over `n` samples of the slowest rank's time. */
+static double median_of_max(double* t, int n) {
+  PMPI_Allreduce(MPI_IN_PLACE, t, n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  qsort(t, (size_t)n, sizeof(double), by_value);
+  return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+/* What a call shape's first call costs against the same call once set up
+ * (for scripts/preload_first_call.py): per size (1, 100, 1000, 10^4, 10^5
+ * ints), 16 first calls of the distinct counts size .. size + 15, then 64
+ * calls of the last one, each after a barrier; rank 0 prints the medians of
+ * the slowest rank's times as "firstcall: count C first_us F steady_us S".
+ * A call of another count comes first (the communicator's own setup). The
+ * first and last elements of every result are checked. */
+static void scenario_firstcall(void) {
+  enum { kFirst = 16, kSteady = 64 };
+  static const int sizes[] = {1, 100, 1000, 10000, 100000};
+  const int most = 100000 + kFirst;
+  int *s = alloc((size_t)most * sizeof(int)), *r = alloc((size_t)most * sizeof(int));
+  for (int i = 0; i < most; ++i) s[i] = world_rank + i % 7;
+  const int base = world_size * (world_size - 1) / 2;
+  MPI_Allreduce(s, r, 7, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  ++n_allreduce;
+  double first[kFirst], steady[kSteady];
+  for (size_t z = 0; z < sizeof sizes / sizeof *sizes; ++z) {
+    for (int k = 0; k < kFirst + kSteady; ++k) {
+      const int c = sizes[z] + (k < kFirst ? k : kFirst - 1);
+      PMPI_Barrier(MPI_COMM_WORLD);
+      const double t0 = MPI_Wtime();
+      check_rc(MPI_Allreduce(s, r, c, MPI_INT, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
+      const double t = MPI_Wtime() - t0;
+      ++n_allreduce;
+      if (k < kFirst)
+        first[k] = t;
+      else
+        steady[k - kFirst] = t;
+      checks += 2;
+      if (r[0] != base || r[c - 1] != base + world_size * ((c - 1) % 7))
+        FAIL("firstcall: count %d: elements 0 and %d are %d and %d", c, c - 1, r[0], r[c - 1]);
+    }
+    const double f = median_of_max(first, kFirst), st = median_of_max(steady, kSteady);
+    if (world_rank == 0)
+      printf("preload_client: firstcall: count %d first_us %.2f steady_us %.2f\n", sizes[z], f * 1e6, st * 1e6);
+  }
   free(s), free(r);
 }
 
@@ -647,6 +760,10 @@ int main(int argc, char** argv) {
     scenario_subcomm();
   else if (!strcmp(scenario, "counts"))
     scenario_counts(argc > 2 ? atoi(argv[2]) : 1000);
+  else if (!strcmp(scenario, "churn"))
+    scenario_churn(argc > 2 ? atoi(argv[2]) : 1000, argc > 3 ? atol(argv[3]) : 16);
+  else if (!strcmp(scenario, "firstcall"))
+    scenario_firstcall();
   else {
     if (world_rank == 0) fprintf(stderr, "preload_client: unknown scenario '%s'\n", scenario);
     MPI_Finalize();

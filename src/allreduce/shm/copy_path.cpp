@@ -9,6 +9,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 #include "mcb/error.hpp"
 
@@ -53,32 +55,41 @@ int cma_read(pid_t pid, void* local, std::uintptr_t remote, std::size_t bytes) {
   return 0;
 }
 
-Peers discover_peers(MPI_Comm dom) {
+namespace {
+
+// What the probes found, per set of processes (sorted ids): a domain of
+// processes met before (a communicator made again, a duplicate) skips the
+// probes. Bounded; the ranks agree on every use, so a rank that dropped an
+// entry makes everyone probe again.
+struct Verdict {
+  bool cma = false, cma_fast = false;
+  std::string cma_why, cma_speed;
+};
+std::map<std::vector<pid_t>, Verdict>& verdicts() {
+  static auto* v = new std::map<std::vector<pid_t>, Verdict>;
+  return *v;
+}
+std::mutex verdicts_mutex;  // threads may set up on different communicators at once
+constexpr std::size_t kVerdicts = 256;
+
+// The probes of discover_peers: every rank reads every other rank's probe
+// word (`probes`: their addresses), then times a kernel copy from the next
+// rank against a memcpy.
+Verdict probe(MPI_Comm dom, const std::vector<pid_t>& pids, const std::vector<unsigned long long>& probes) {
   int me = 0, size = 0;
   MPI_Comm_rank(dom, &me);
   MPI_Comm_size(dom, &size);
-  std::vector<char> sample(kCmaSample, 1), into(kCmaSample, 2);  // touched: the pages exist
-  const unsigned long long mine[3] = {static_cast<unsigned long long>(getpid()),
-                                      static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(&kProbe)),
-                                      static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(sample.data()))};
-  std::vector<unsigned long long> all(3 * static_cast<std::size_t>(size));
-  MPI_Allgather(mine, 3, MPI_UNSIGNED_LONG_LONG, all.data(), 3, MPI_UNSIGNED_LONG_LONG, dom);
-  Peers p;
-  for (int q = 0; q < size; ++q) p.pids.push_back(static_cast<pid_t>(all[3 * static_cast<std::size_t>(q)]));
-  p.sorted = p.pids;
-  std::sort(p.sorted.begin(), p.sorted.end());
-  // Every rank reads the probe word of every other rank; one refusal
-  // anywhere turns the path off for the whole domain.
+  Verdict v;
+  // One refusal anywhere turns the path off for the whole domain.
   int ok = 1;
   std::string why;
   for (int q = 0; q < size && ok; ++q) {
     if (q == me) continue;
     std::uint64_t word = 0;
-    const int rc =
-        cma_read(p.pids[static_cast<std::size_t>(q)], &word, all[3 * static_cast<std::size_t>(q) + 1], sizeof word);
+    const int rc = cma_read(pids[static_cast<std::size_t>(q)], &word, probes[static_cast<std::size_t>(q)], sizeof word);
     if (rc != 0 || word != kProbe) {
       ok = 0;
-      why = "process_vm_readv from pid " + std::to_string(p.pids[static_cast<std::size_t>(q)]) + ": " +
+      why = "process_vm_readv from pid " + std::to_string(pids[static_cast<std::size_t>(q)]) + ": " +
             (rc ? std::strerror(rc) : std::string("read the wrong bytes")) +
             (rc == EPERM ? " (ptrace restrictions: kernel.yama.ptrace_scope, or a container without CAP_SYS_PTRACE)"
                          : "");
@@ -86,8 +97,8 @@ Peers discover_peers(MPI_Comm dom) {
   }
   int all_ok = 0;
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, dom);
-  p.cma = all_ok == 1;
-  if (!p.cma) {
+  v.cma = all_ok == 1;
+  if (!v.cma) {
     // The first refusal, as the lowest refusing rank saw it.
     int first = ok ? size : me, lowest = size;
     MPI_Allreduce(&first, &lowest, 1, MPI_INT, MPI_MIN, dom);
@@ -95,36 +106,75 @@ Peers discover_peers(MPI_Comm dom) {
     MPI_Bcast(&len, 1, MPI_INT, lowest, dom);
     why.resize(static_cast<std::size_t>(len));
     MPI_Bcast(why.data(), len, MPI_CHAR, lowest, dom);
-    p.cma_why = why;
+    v.cma_why = why;
   }
-  if (!p.cma || size == 1) {
-    MPI_Barrier(dom);  // the peers' samples stay alive until everyone is done
-    return p;
-  }
+  if (!v.cma || size == 1) return v;
   // Is a kernel copy from the next rank as fast as a memcpy? Best of three
   // each, in cache after the first; every rank must find it so.
+  std::vector<char> sample(kCmaSample, 1), into(kCmaSample, 2);  // touched: the pages exist
+  const auto at = static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(sample.data()));
+  std::vector<unsigned long long> samples(static_cast<std::size_t>(size));
+  MPI_Allgather(&at, 1, MPI_UNSIGNED_LONG_LONG, samples.data(), 1, MPI_UNSIGNED_LONG_LONG, dom);
   const int next = (me + 1) % size;
   using clock = std::chrono::steady_clock;
   double cma_s = 1e9, copy_s = 1e9;
   for (int rep = 0; rep < 3; ++rep) {
     auto t0 = clock::now();
-    cma_read(p.pids[static_cast<std::size_t>(next)], into.data(), all[3 * static_cast<std::size_t>(next) + 2],
-             kCmaSample);
+    cma_read(pids[static_cast<std::size_t>(next)], into.data(), samples[static_cast<std::size_t>(next)], kCmaSample);
     auto t1 = clock::now();
     std::memcpy(into.data(), sample.data(), kCmaSample);
     auto t2 = clock::now();
     cma_s = std::min(cma_s, std::chrono::duration<double>(t1 - t0).count());
     copy_s = std::min(copy_s, std::chrono::duration<double>(t2 - t1).count());
   }
-  MPI_Barrier(dom);
-  double worst[2] = {cma_s / copy_s, 0};
-  MPI_Allreduce(MPI_IN_PLACE, worst, 1, MPI_DOUBLE, MPI_MAX, dom);
-  p.cma_fast = worst[0] <= 1.0;
+  MPI_Barrier(dom);  // the peers' samples stay alive until everyone is done
+  double worst = cma_s / copy_s;
+  MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_DOUBLE, MPI_MAX, dom);
+  v.cma_fast = worst <= 1.0;
   char text[160];
   std::snprintf(text, sizeof text, "process_vm_readv of %zu KiB at %.1f GB/s against memcpy's %.1f GB/s (rank %d)",
                 kCmaSample / 1024, static_cast<double>(kCmaSample) / cma_s * 1e-9,
                 static_cast<double>(kCmaSample) / copy_s * 1e-9, me);
-  p.cma_speed = text;
+  v.cma_speed = text;
+  return v;
+}
+
+}  // namespace
+
+Peers discover_peers(MPI_Comm dom) {
+  int size = 0;
+  MPI_Comm_size(dom, &size);
+  const unsigned long long mine[2] = {static_cast<unsigned long long>(getpid()),
+                                      static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(&kProbe))};
+  std::vector<unsigned long long> all(2 * static_cast<std::size_t>(size));
+  MPI_Allgather(mine, 2, MPI_UNSIGNED_LONG_LONG, all.data(), 2, MPI_UNSIGNED_LONG_LONG, dom);
+  Peers p;
+  std::vector<unsigned long long> probes;
+  for (int q = 0; q < size; ++q) {
+    p.pids.push_back(static_cast<pid_t>(all[2 * static_cast<std::size_t>(q)]));
+    probes.push_back(all[2 * static_cast<std::size_t>(q) + 1]);
+  }
+  p.sorted = p.pids;
+  std::sort(p.sorted.begin(), p.sorted.end());
+  Verdict v;
+  int everyone = 0;
+  {
+    std::lock_guard<std::mutex> lock(verdicts_mutex);
+    auto it = verdicts().find(p.sorted);
+    if (it != verdicts().end()) v = it->second, everyone = 1;
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &everyone, 1, MPI_INT, MPI_MIN, dom);
+  if (!everyone) {
+    v = probe(dom, p.pids, probes);
+    std::lock_guard<std::mutex> lock(verdicts_mutex);
+    auto& known = verdicts();
+    if (known.size() >= kVerdicts && known.count(p.sorted) == 0) known.erase(known.begin());
+    known[p.sorted] = v;
+  }
+  p.cma = v.cma;
+  p.cma_fast = v.cma_fast;
+  p.cma_why = v.cma_why;
+  p.cma_speed = v.cma_speed;
   return p;
 }
 

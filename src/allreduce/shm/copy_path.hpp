@@ -44,7 +44,9 @@ struct Peers {
 };
 /// Collective over `dom`: exchanges process ids, tries a small
 /// process_vm_readv from every peer, and (where allowed) times one of
-/// kCmaSample bytes from the next rank against a memcpy of as many.
+/// kCmaSample bytes from the next rank against a memcpy of as many. The
+/// verdict is kept per set of processes: a domain of the same processes
+/// again (a communicator made again) only exchanges the ids and agrees.
 Peers discover_peers(MPI_Comm dom);
 constexpr std::size_t kCmaSample = 256 * 1024;
 

@@ -260,6 +260,7 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
   auto last = std::make_shared<int>(-1);  // the path of the last call
   plan.add("allreduce", [comm = args.comm, dom, key, setup = std::move(setup), traffic, note, report, last, send, recv,
                          bytes, requested, direct = copy_in_only.empty()] {
+    const auto t0 = std::chrono::steady_clock::now();
     Arena& arena = arena_of(dom);
     Cache& cache = cache_of(comm);
     std::shared_ptr<Engines> engines = lookup(cache, key);
@@ -268,7 +269,6 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
       engines = nullptr;
     }
     if (!engines) {
-      const auto t0 = std::chrono::steady_clock::now();
       make_room(cache);
       engines = setup(segment_for(arena, dom, cache, bytes));
       insert(cache, key, engines);
