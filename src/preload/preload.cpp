@@ -11,6 +11,8 @@
 //                              serve() (serve.cpp)
 //   MPI_Finalize               the report (MCB_PRELOAD_REPORT), then frees
 //                              the caches before PMPI_Finalize
+//   mcb_preload_counts         the report's counters so far (a soak test's
+//                              progress lines)
 // Fortran: see docs/preload.md (MPICH's bindings call these C functions,
 // Open MPI's call PMPI_* directly and are not intercepted).
 #include <mpi.h>
@@ -137,6 +139,23 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype da
   if (!cfg) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
   return serve(*cfg, g_world_rank, {Coll::allreduce, sendbuf, count, datatype, recvbuf, 0, MPI_DATATYPE_NULL, op, comm},
                pmpi_allreduce);
+}
+
+/// This process's calls, served and fallen back over the three collectives
+/// so far, as the report counts them (for a long-running test to follow;
+/// found with dlsym, not declared in a header): -1 each when the report is
+/// off (MCB_PRELOAD_REPORT unset: nothing is counted) or before MPI_Init.
+void mcb_preload_counts(long* calls, long* served, long* fallback) {
+  *calls = *served = *fallback = -1;
+  const Config* cfg = g_config.load(std::memory_order_acquire);
+  if (!cfg || cfg->report == Config::Report::off) return;
+  *calls = *served = *fallback = 0;
+  for (Coll c : {Coll::alltoall, Coll::allgather, Coll::allreduce}) {
+    const CollStats s = stats().get(c);
+    *calls += s.calls;
+    *served += s.served;
+    *fallback += s.fallback;
+  }
 }
 
 }  // extern "C"

@@ -4,8 +4,10 @@
 // and shm_tree each over calls whose buffers change (registered, plain,
 // registered on even ranks only, registered again), every call validated
 // against MPI_Allreduce with the send buffer unchanged, and the path the
-// plan reports checked (registered exactly when every buffer is); a
-// persistent plan on registered buffers reports registered. Freed
+// plan reports checked (registered exactly when every buffer is), and the
+// setup counted in the shape's first call only; shapes of half and four
+// times the count keep one segment per communicator; a persistent plan on
+// registered buffers reports registered. Freed
 // allocations leave the registry empty. Argument: ranks per node (0: the
 // shared-memory nodes). Exits non-zero on any mismatch.
 #include <mpi.h>
@@ -110,6 +112,7 @@ int main(int argc, char** argv) {
           *std::find_if(list.begin(), list.end(), [&](const mcb::Algorithm& x) { return x.name == algorithm; });
       mcb::Params params;
       params.set("interface", "blocking");
+      bool first = true;
       for (const Case& c : cases) {
         auto* send = static_cast<float*>(c.send);
         for (int i = 0; i < count; ++i) send[i] = static_cast<float>((world * 7 + i) % 13);
@@ -118,8 +121,15 @@ int main(int argc, char** argv) {
         mcb::CollArgs args{c.send, c.recv, count, MPI_FLOAT, comm, MPI_SUM};
         mcb::Plan plan = a.make(args, layout, params);
         if (param(plan, "copy") != "per call") fail(std::string(algorithm) + ": blocking plan decided before a call");
+        // The shape's setup happens in its first call on the communicator,
+        // and the plan's report counts it: the first case's plan only.
         plan.execute();
+        const double setup = plan.report()->setup();
         plan.execute();
+        if (first != (setup > 0) || plan.report()->setup() != setup)
+          fail(std::string(algorithm) + ", " + c.name + ": setup counted " + std::to_string(setup) + " s" +
+               (first ? " in the shape's first call" : " in a call of a shape set up before"));
+        first = false;
         MPI_Allreduce(pristine.data(), ref.data(), count, MPI_FLOAT, MPI_SUM, comm);
         if (!std::equal(ref.begin(), ref.end(), static_cast<float*>(c.recv)))
           fail(std::string(algorithm) + ", " + c.name + ": wrong sum");
@@ -127,6 +137,21 @@ int main(int argc, char** argv) {
           fail(std::string(algorithm) + ", " + c.name + ": send buffer modified");
         const std::string path = param(plan, "copy");
         if ((path == "registered") != c.registered) fail(std::string(algorithm) + ", " + c.name + ": path " + path);
+      }
+      // Other shapes share the communicator's segment: a smaller vector
+      // fits it, a larger one replaces it (twice the size), never one more.
+      const long held = mcb::allreduce::shm_segments_held();
+      for (int n : {count / 2, 4 * count}) {
+        std::vector<float> in(static_cast<std::size_t>(n), 1.0f), out(static_cast<std::size_t>(n), 0.0f);
+        mcb::CollArgs args{in.data(), out.data(), n, MPI_FLOAT, comm, MPI_SUM};
+        mcb::Plan plan = a.make(args, layout, params);
+        plan.execute();
+        if (std::any_of(out.begin(), out.end(), [&](float x) { return x != static_cast<float>(size); }))
+          fail(std::string(algorithm) + ": wrong sum of " + std::to_string(n) + " ones");
+        if (mcb::allreduce::shm_segments_held() != held)
+          fail(std::string(algorithm) + ": " + std::to_string(mcb::allreduce::shm_segments_held()) +
+               " shared segments after a shape of " + std::to_string(n) + " elements, " + std::to_string(held) +
+               " before");
       }
       mcb::Params persistent;
       mcb::CollArgs args{rs.data(), rr.data(), count, MPI_FLOAT, comm, MPI_SUM};

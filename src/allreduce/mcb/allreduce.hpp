@@ -77,10 +77,11 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
 const std::vector<Algorithm>& algorithms();
 
 /// The shared-memory algorithms' blocking interface keeps its set-up
-/// engines (and their shared segments) per communicator and call shape;
-/// at most `shapes` per communicator from now on, the least recently used
-/// dropped and its segment freed (0: unbounded, the default). The preload
-/// sets it from MCB_PRELOAD_CACHE.
+/// engines per communicator and call shape, over one shared segment per
+/// domain communicator (grown to the largest vector so far); at most
+/// `shapes` engines per communicator from now on, the least recently used
+/// dropped (0: unbounded, the default). The preload sets it from
+/// MCB_PRELOAD_CACHE.
 void set_blocking_cache_limit(std::size_t shapes);
 /// Shared-memory segments (MPI shared windows) this process holds now.
 long shm_segments_held();
