@@ -285,3 +285,15 @@ else()
   add_test(NAME preload_blacs COMMAND ${CMAKE_COMMAND} -E echo "${BLACS_TESTER} missing (apt-get install scalapack-mpi-test); skipped")
   set_tests_properties(preload_blacs PROPERTIES LABELS "mpi;preload" SKIP_REGULAR_EXPRESSION "skipped")
 endif()
+
+# scripts/preload_soak.py (the hour-long soak's driver), for a few seconds:
+# the progress parsed, CSV and figure written; bad input refused in one line.
+add_test(NAME preload_soak_script
+         COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/preload_soak.py --build ${CMAKE_BINARY_DIR}
+                 --mpi ${MCB_MPI_FLAVOR} -n 2 --seconds 6 --every 2 --max-bytes 65536
+                 --out ${CMAKE_BINARY_DIR}/preload-soak-test/soak)
+set_tests_properties(preload_soak_script PROPERTIES LABELS "mpi;preload" TIMEOUT 120 PASS_REGULAR_EXPRESSION
+                     "checks passed.*exit status 0.*preload_soak: mappings: [0-9]+ at t=")
+add_test(NAME preload_soak_script_bad COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/preload_soak.py
+                                              --build ${CMAKE_BINARY_DIR} --seconds 0)
+set_tests_properties(preload_soak_script_bad PROPERTIES LABELS "preload;bad_input" TIMEOUT 60 WILL_FAIL TRUE)
