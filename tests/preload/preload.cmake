@@ -297,3 +297,7 @@ set_tests_properties(preload_soak_script PROPERTIES LABELS "mpi;preload" TIMEOUT
 add_test(NAME preload_soak_script_bad COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/preload_soak.py
                                               --build ${CMAKE_BINARY_DIR} --seconds 0)
 set_tests_properties(preload_soak_script_bad PROPERTIES LABELS "preload;bad_input" TIMEOUT 60 WILL_FAIL TRUE)
+# The soak client's own bad arguments: one line from rank 0, exit 2.
+mcb_preload_test(soak_bad_arguments 2 "MCB_ALLREDUCE=rabenseifner" --expect-exit 2
+                 --expect-stderr "preload_soak: bad argument '--calls -1'" -- $<TARGET_FILE:preload_soak> --calls -1)
+set_tests_properties(preload_soak_bad_arguments PROPERTIES LABELS "mpi;preload;bad_input")
