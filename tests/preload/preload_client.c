@@ -28,6 +28,8 @@
  *                 stay flat (resident memory within MIB, default 16).
  *   firstcall     the time of a shape's first call and of its steady state
  *                 (scripts/preload_first_call.py).
+ *   cycle N K     N back-to-back allreduces cycling through counts 1..K: the
+ *                 time per call (new shapes when K exceeds the cache).
  *   intercomm, in_place, mismatch, user_op, non_commutative_op, type,
  *   overflow, empty, invalid, subcomm
  *                 calls that go to the MPI's own collective (see
@@ -670,6 +672,29 @@ static void scenario_churn(int n, long rss_mib) {
   free(s), free(r);
 }
 
+/* `n` back-to-back allreduces cycling through the counts 1 .. k (MPI_INT,
+ * MPI_SUM): with k above the preload's cache of shapes (MCB_PRELOAD_CACHE),
+ * every call is a new shape; with k within it, every call is a cache hit.
+ * Rank 0 prints the mean time per call ("cycle: ... us per call"); every
+ * result's last element is checked. */
+static void scenario_cycle(int n, int k) {
+  int *s = alloc((size_t)k * sizeof(int)), *r = alloc((size_t)k * sizeof(int));
+  for (int i = 0; i < k; ++i) s[i] = world_rank + i;
+  PMPI_Barrier(MPI_COMM_WORLD);
+  const double t0 = MPI_Wtime();
+  for (int i = 0; i < n; ++i) {
+    const int c = 1 + i % k;
+    check_rc(MPI_Allreduce(s, r, c, MPI_INT, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
+    ++checks;
+    if (r[c - 1] != world_size * (world_size - 1) / 2 + world_size * (c - 1))
+      FAIL("cycle: count %d: last element %d", c, r[c - 1]);
+  }
+  const double t = MPI_Wtime() - t0;
+  n_allreduce += n;
+  if (world_rank == 0) printf("preload_client: cycle: %d calls over %d counts: %.3f us per call\n", n, k, t / n * 1e6);
+  free(s), free(r);
+}
+
 static int by_value(const void* a, const void* b) {
   const double x = *(const double*)a, y = *(const double*)b;
   return (x > y) - (x < y);
@@ -764,6 +789,8 @@ int main(int argc, char** argv) {
     scenario_churn(argc > 2 ? atoi(argv[2]) : 1000, argc > 3 ? atol(argv[3]) : 16);
   else if (!strcmp(scenario, "firstcall"))
     scenario_firstcall();
+  else if (!strcmp(scenario, "cycle"))
+    scenario_cycle(argc > 2 ? atoi(argv[2]) : 200000, argc > 3 ? atoi(argv[3]) : 64);
   else {
     if (world_rank == 0) fprintf(stderr, "preload_client: unknown scenario '%s'\n", scenario);
     MPI_Finalize();
