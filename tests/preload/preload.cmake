@@ -301,3 +301,10 @@ set_tests_properties(preload_soak_script_bad PROPERTIES LABELS "preload;bad_inpu
 mcb_preload_test(soak_bad_arguments 2 "MCB_ALLREDUCE=rabenseifner" --expect-exit 2
                  --expect-stderr "preload_soak: bad argument '--calls -1'" -- $<TARGET_FILE:preload_soak> --calls -1)
 set_tests_properties(preload_soak_bad_arguments PROPERTIES LABELS "mpi;preload;bad_input")
+# scripts/preload_first_call.py, one run of the plain MPI and `system`: the
+# table comes out (its numbers are not judged here).
+add_test(NAME preload_first_call_script
+         COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/preload_first_call.py --build ${CMAKE_BINARY_DIR}
+                 --mpi ${MCB_MPI_FLAVOR} --algorithms system --runs 1)
+set_tests_properties(preload_first_call_script PROPERTIES LABELS "mpi;preload" TIMEOUT 180 PASS_REGULAR_EXPRESSION
+                     "# preload_first_call: .* 100000 +[0-9.]+ +[0-9.]+ +[0-9.]+ +-?[0-9.]+")
