@@ -30,6 +30,8 @@ import time
 
 import needs
 
+needs.need("matplotlib")
+
 DEFAULTS = {"MCB_ALLTOALL": "tra", "MCB_ALLGATHER": "sparbit", "MCB_ALLREDUCE": "shm_recursive_exchange"}
 FIELDS = ["t_s", "calls", "checks", "rss_kib", "mappings", "fds", "shm", "served", "fallback", "comms"]
 LINE = re.compile(r"^preload_soak: (end )?t=([0-9.]+) " + " ".join(f"{f}=(-?[0-9]+)" for f in FIELDS[1:]) + r"\s*$")
@@ -51,7 +53,6 @@ def command(args, env):
 
 
 def plot(rows, path, title):
-    needs.need("matplotlib")
     import matplotlib
 
     matplotlib.use("Agg")
