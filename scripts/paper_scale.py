@@ -54,7 +54,9 @@ Parts (the papers' figures at their own scale; --parts):
             node); written into tra-PLATFORM/.
   tuolumne  the locality paper's Figure 18 on tuolumne-32x96 (3072 ranks):
             node-aware, locality-aware, multi-leader + node-aware and system,
-            4 to 4096 B; written into locality-PLATFORM/.
+            4 to 4096 B (locality-aware and multi-leader + node-aware take
+            hours: one point per inner and size); written into
+            locality-PLATFORM/.
 Some committed files predate this list (other names, the tra2 and
 calibration runs): they are kept, and claims.py reads every CSV of a
 directory. Models (--models; the platform variants
@@ -140,16 +142,27 @@ def radix_point(part, model, platform, base, nodes, per_node, name, estimate, di
                  estimate=estimate, directory=directory)
 
 
-def sizes_points(part, model, platform, base, nodes, per_node, algorithm, figure, estimate, directory=None):
+def sizes_points(part, model, platform, base, nodes, per_node, algorithm, figure, estimate, directory=None,
+                 split=False):
     """One algorithm of the locality paper's Figures 10 and 18 against the
     size, 4 to 4096 B, both inners (FAMILY); the gather-based ones at
-    4096 B apart, with SMPI's linear gather and scatter."""
+    4096 B apart, with SMPI's linear gather and scatter. `split`: one
+    point per inner and size (for the algorithms that take hours at this
+    scale: two cores share them, a cut-short run keeps what finished, and
+    `--only` can run the sizes a claim needs first)."""
     runs = [("4,64,1024", "", ()), ("4096:4096", "4096B-lineargather-", LINEAR_GATHERS)] if (
         algorithm in GATHER_BASED) else [("4,64,1024,4096", "", ())]
+    if split:
+        runs = [(f"{s}:{s}", f"{inner}-{s}B-{'lineargather-' if s == 4096 and cfg else ''}", inner, cfg)
+                for inner in ("pairwise", "nonblocking") for sizes, _, cfg in runs
+                for s in (int(x.split(":")[0]) for x in sizes.split(","))]
+    else:
+        runs = [(sizes, tag, None, cfg) for sizes, tag, cfg in runs]
     out = []
-    for sizes, tag, cfg in runs:
+    for sizes, tag, inner, cfg in runs:
         name = f"alltoall_sizes-{algorithm}-{tag}N{nodes}-n{nodes * per_node}-run1.csv"
-        cmd = launch(platform, nodes, per_node, "mcb_alltoall", ["--algorithm", algorithm] + FAMILY + ["-m", sizes],
+        family = FAMILY if inner is None else ["--inner", inner] + FAMILY[2:]
+        cmd = launch(platform, nodes, per_node, "mcb_alltoall", ["--algorithm", algorithm] + family + ["-m", sizes],
                      os.path.join(base, name), cfg)
         out.append(Point(part, model, platform, f"{figure}-{algorithm}{'-' + tag[:-1] if tag else ''}", cmd, [name],
                          estimate=estimate, directory=directory))
@@ -284,9 +297,14 @@ def points(parts, models, small=False):
             # Tuolumne (96 cores), 4 to 4096 B.
             platform = "tuolumne-32x96" + suffix
             base = os.path.join("plots", "paper-scale", f"locality-{platform}")
+            # Locality-aware and multi-leader + node-aware take hours per
+            # size here (locality-aware: 4 and 64 B with the pairwise inner
+            # took 1 h 42 min on a loaded machine): one point per inner and
+            # size.
             for algorithm in ("node_aware", "locality_aware", "multileader_node_aware", "system"):
-                out += sizes_points("tuolumne", model, platform, base, 32, 96, algorithm, "fig18", 900,
-                                    directory=f"locality-{platform}")
+                slow = algorithm in ("locality_aware", "multileader_node_aware")
+                out += sizes_points("tuolumne", model, platform, base, 32, 96, algorithm, "fig18",
+                                    2700 if slow else 900, directory=f"locality-{platform}", split=slow)
     return out
 
 
