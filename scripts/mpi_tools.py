@@ -1,5 +1,6 @@
-"""What scripts/compare_selectors.py and scripts/tune.py share about launching
-the system MPI with one of its algorithms forced. Standard library only."""
+"""What the scripts share about launching the system MPI (compare_selectors.py
+and tune.py with one of its algorithms forced; the preload scripts with
+LD_PRELOAD and MCB_* passed to every rank). Standard library only."""
 
 import os
 import shutil
@@ -27,3 +28,20 @@ def allow_root(env, mpi):
         env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
         env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
     return env
+
+
+def launcher(mpi, n, env, bind="core"):
+    """The launcher of `mpi` ("openmpi" or "mpich") for `n` ranks with the
+    variables `env` passed to every rank. `bind` "core" binds each rank to
+    a core; None oversubscribes instead (more ranks than cores)."""
+    if mpi == "openmpi":
+        cmd = ["mpirun.openmpi", "--allow-run-as-root"]
+        cmd += ["--bind-to", bind] if bind else ["--oversubscribe"]
+        cmd += ["-n", str(n)]
+        for name, value in env.items():
+            cmd += ["-x", f"{name}={value}"]
+    else:
+        cmd = ["mpiexec.mpich"] + (["-bind-to", bind] if bind else []) + ["-n", str(n)]
+        for name, value in env.items():
+            cmd += ["-genv", name, value]
+    return cmd

@@ -26,6 +26,8 @@ import re
 import subprocess
 import sys
 
+from mpi_tools import launcher
+
 LINE = re.compile(r"firstcall: count (\d+) first_us ([0-9.]+) steady_us ([0-9.]+)")
 
 
@@ -33,14 +35,7 @@ def run(args, algorithm):
     client = os.path.join(args.build, "tests", "preload_client")
     lib = os.path.abspath(os.path.join(args.build, "src", "preload", "libmcb_preload.so"))
     env = {} if algorithm == "plain" else {"LD_PRELOAD": lib, "MCB_ALLREDUCE": algorithm}
-    if args.mpi == "openmpi":
-        cmd = ["mpirun.openmpi", "--allow-run-as-root", "--bind-to", "core", "-n", str(args.n)]
-        for name, value in env.items():
-            cmd += ["-x", f"{name}={value}"]
-    else:
-        cmd = ["mpiexec.mpich", "-bind-to", "core", "-n", str(args.n)]
-        for name, value in env.items():
-            cmd += ["-genv", name, value]
+    cmd = launcher(args.mpi, args.n, env)
     out = subprocess.run(cmd + [client, "firstcall"], capture_output=True, text=True, timeout=600)
     if out.returncode != 0 or "checks passed" not in out.stdout:
         sys.exit(f"preload_first_call: {algorithm}: failed\n{out.stdout}{out.stderr}")

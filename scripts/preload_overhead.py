@@ -27,6 +27,7 @@ import subprocess
 import sys
 
 import needs
+from mpi_tools import launcher
 
 needs.need("pandas")
 import pandas as pd  # noqa: E402
@@ -45,15 +46,7 @@ def command(args, coll, mode, csv):
         env[COLLECTIVES[coll]] = "system"
     bench = [binary, "--algorithm", "system", "-m", args.m, "-i", str(args.iterations), "-x",
              str(args.iterations // 10), "--csv", csv]
-    if args.mpi == "openmpi":
-        cmd = ["mpirun.openmpi", "--allow-run-as-root", "--bind-to", "core", "-n", str(args.n)]
-        for name, value in env.items():
-            cmd += ["-x", f"{name}={value}"]
-    else:
-        cmd = ["mpiexec.mpich", "-bind-to", "core", "-n", str(args.n)]
-        for name, value in env.items():
-            cmd += ["-genv", name, value]
-    return cmd + bench
+    return launcher(args.mpi, args.n, env) + bench
 
 
 def main():

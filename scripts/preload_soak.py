@@ -29,6 +29,7 @@ import sys
 import time
 
 import needs
+from mpi_tools import launcher
 
 needs.need("matplotlib")
 
@@ -41,15 +42,7 @@ def command(args, env):
     client = os.path.join(args.build, "tests", "preload_soak")
     soak = [client, "--calls", "0", "--seconds", str(args.seconds), "--every", str(args.every), "--seed",
             str(args.seed), "--max-bytes", str(args.max_bytes)]
-    if args.mpi == "openmpi":
-        cmd = ["mpirun.openmpi", "--allow-run-as-root", "--oversubscribe", "-n", str(args.n)]
-        for name, value in env.items():
-            cmd += ["-x", f"{name}={value}"]
-    else:
-        cmd = ["mpiexec.mpich", "-n", str(args.n)]
-        for name, value in env.items():
-            cmd += ["-genv", name, value]
-    return cmd + soak
+    return launcher(args.mpi, args.n, env, bind=None) + soak
 
 
 def plot(rows, path, title):

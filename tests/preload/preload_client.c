@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elements.h"
 #include "proc_stats.h"
 
 static int world_rank, world_size;
@@ -68,7 +69,7 @@ static void check_rc(int rc, const char* what) {
 
 /* ---- element values: kinds of element and what each holds ---- */
 
-enum kind { K_BYTE, K_INT, K_DOUBLE, K_PAIR, NKINDS }; /* K_PAIR: contiguous(2, MPI_DOUBLE) */
+/* K_DERIVED (elements.h): pair_type, contiguous(2, MPI_DOUBLE) */
 static const char* kind_name[] = {"byte", "int", "double", "pair"};
 static MPI_Datatype pair_type;
 
@@ -88,38 +89,9 @@ static size_t kind_bytes(enum kind k) {
   return k == K_BYTE ? 1 : k == K_INT ? sizeof(int) : k == K_DOUBLE ? sizeof(double) : 2 * sizeof(double);
 }
 
-/* The value a (from, to, index) triple stands for: small integers, exact in
- * every type (bytes wrap). */
-static long value(int from, int to, long i, int salt) { return (from * 131 + to * 17 + i * 7 + salt * 3) % 100000; }
-
-static void put(enum kind k, void* buf, long at, long v) {
-  switch (k) {
-    case K_BYTE:
-      ((unsigned char*)buf)[at] = (unsigned char)(v & 0xff);
-      break;
-    case K_INT:
-      ((int*)buf)[at] = (int)v;
-      break;
-    case K_DOUBLE:
-      ((double*)buf)[at] = (double)v + 0.5;
-      break;
-    default:
-      ((double*)buf)[2 * at] = (double)v;
-      ((double*)buf)[2 * at + 1] = -(double)v - 0.25;
-  }
-}
-static int same(enum kind k, const void* buf, long at, long v) {
-  switch (k) {
-    case K_BYTE:
-      return ((const unsigned char*)buf)[at] == (unsigned char)(v & 0xff);
-    case K_INT:
-      return ((const int*)buf)[at] == (int)v;
-    case K_DOUBLE:
-      return ((const double*)buf)[at] == (double)v + 0.5;
-    default:
-      return ((const double*)buf)[2 * at] == (double)v && ((const double*)buf)[2 * at + 1] == -(double)v - 0.25;
-  }
-}
+static const struct derived_layout pair_layout = {2, 1};
+static void put(enum kind k, void* buf, long at, long v) { put_element(k, pair_layout, buf, at, v); }
+static int same(enum kind k, const void* buf, long at, long v) { return same_element(k, pair_layout, buf, at, v); }
 
 static void* alloc(size_t bytes) {
   void* p = malloc(bytes ? bytes : 1);

@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elements.h"
 #include "proc_stats.h"
 
 static int world_rank;
@@ -150,25 +151,9 @@ static void int_sum(void* in, void* inout, int* len, MPI_Datatype* type) {
   for (int i = 0; i < *len; ++i) ((int*)inout)[i] += ((int*)in)[i];
 }
 
-/* An integer's low `size` bytes (modular: the type's own arithmetic). */
-static void store_bits(void* p, int size, uint64_t u) {
-  const uint8_t u8 = (uint8_t)u;
-  const uint16_t u16 = (uint16_t)u;
-  const uint32_t u32 = (uint32_t)u;
-  switch (size) {
-    case 1:
-      memcpy(p, &u8, 1);
-      break;
-    case 2:
-      memcpy(p, &u16, 2);
-      break;
-    case 4:
-      memcpy(p, &u32, 4);
-      break;
-    default:
-      memcpy(p, &u, 8);
-  }
-}
+/* An integer's low `size` bytes (modular: the type's own arithmetic;
+ * little-endian, as every machine mcb runs on, here and in the loads). */
+static void store_bits(void* p, int size, uint64_t u) { memcpy(p, &u, (size_t)size); }
 static void store_num(const struct rtype* rt, void* p, int64_t v) {
   const float f = (float)v;
   const double d = (double)v;
@@ -179,37 +164,15 @@ static void store_num(const struct rtype* rt, void* p, int64_t v) {
   else
     memcpy(p, &d, 8);
 }
-static int64_t load_signed(const void* p, int size) {
-  int8_t a;
-  int16_t b;
-  int32_t c;
-  int64_t d;
-  switch (size) {
-    case 1:
-      return memcpy(&a, p, 1), a;
-    case 2:
-      return memcpy(&b, p, 2), b;
-    case 4:
-      return memcpy(&c, p, 4), c;
-    default:
-      return memcpy(&d, p, 8), d;
-  }
-}
+/* An integer of `size` bytes, zero- or sign-extended. */
 static uint64_t load_unsigned(const void* p, int size) {
-  uint8_t a;
-  uint16_t b;
-  uint32_t c;
-  uint64_t d;
-  switch (size) {
-    case 1:
-      return memcpy(&a, p, 1), a;
-    case 2:
-      return memcpy(&b, p, 2), b;
-    case 4:
-      return memcpy(&c, p, 4), c;
-    default:
-      return memcpy(&d, p, 8), d;
-  }
+  uint64_t v = 0;
+  memcpy(&v, p, (size_t)size);
+  return v;
+}
+static int64_t load_signed(const void* p, int size) {
+  const int unused = 64 - 8 * size;
+  return (int64_t)(load_unsigned(p, size) << unused) >> unused;
 }
 static double load_float(const struct rtype* rt, const void* p) {
   float f;
@@ -339,7 +302,7 @@ static void do_allreduce(MPI_Comm comm, long step) {
 
 /* ---- alltoall and allgather: element kinds ---- */
 
-enum kind { K_BYTE, K_INT, K_DOUBLE, K_VEC, NKINDS };
+/* K_DERIVED (elements.h): vec_type */
 static const char* kind_name[] = {"byte", "int", "double", "vector"};
 static MPI_Datatype vec_type; /* vector(2, 1, 2) of doubles: doubles 0 and 2 of its 3, a hole between */
 
@@ -349,42 +312,16 @@ static MPI_Datatype kind_type(enum kind k) {
 static size_t kind_size(enum kind k) { /* the data: what the size draw counts */
   return k == K_BYTE ? 1 : k == K_INT ? sizeof(int) : k == K_DOUBLE ? sizeof(double) : 2 * sizeof(double);
 }
-static size_t kind_extent(enum kind k) { return k == K_VEC ? 3 * sizeof(double) : kind_size(k); }
+static size_t kind_extent(enum kind k) { return k == K_DERIVED ? 3 * sizeof(double) : kind_size(k); }
 
-/* The value a (from, to, index) triple stands for (as preload_client's). */
-static long value(int from, int to, long i, long salt) { return (from * 131 + to * 17 + i * 7 + salt * 3) % 100000; }
-
-static void put(enum kind k, void* buf, long at, long v) {
-  switch (k) {
-    case K_BYTE:
-      ((unsigned char*)buf)[at] = (unsigned char)(v & 0xff);
-      break;
-    case K_INT:
-      ((int*)buf)[at] = (int)v;
-      break;
-    case K_DOUBLE:
-      ((double*)buf)[at] = (double)v + 0.5;
-      break;
-    default:
-      ((double*)buf)[3 * at] = (double)v;
-      ((double*)buf)[3 * at + 2] = -(double)v - 0.25;
-  }
-}
+static const struct derived_layout vec_layout = {3, 2};
+static void put(enum kind k, void* buf, long at, long v) { put_element(k, vec_layout, buf, at, v); }
 /* Whether element `at` holds v; of a vector, also that its hole is still
  * the poison (0xee) the receive buffer was filled with. */
 static int same(enum kind k, const void* buf, long at, long v) {
   static const unsigned char poison[8] = {0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee};
-  const double* d = buf;
-  switch (k) {
-    case K_BYTE:
-      return ((const unsigned char*)buf)[at] == (unsigned char)(v & 0xff);
-    case K_INT:
-      return ((const int*)buf)[at] == (int)v;
-    case K_DOUBLE:
-      return d[at] == (double)v + 0.5;
-    default:
-      return d[3 * at] == (double)v && d[3 * at + 2] == -(double)v - 0.25 && !memcmp(d + 3 * at + 1, poison, 8);
-  }
+  return same_element(k, vec_layout, buf, at, v) &&
+         (k != K_DERIVED || !memcmp((const double*)buf + 3 * at + 1, poison, 8));
 }
 
 static void do_alltoall(MPI_Comm comm, long step) {

@@ -1,0 +1,50 @@
+/* The elements both preload clients check alltoall and allgather with
+ * (tests/preload/preload_client.c, preload_soak.c): a (from, to, index)
+ * triple stands for a small integer, stored as a byte (wrapping), an int, a
+ * double (+ 0.5) or a derived type of two doubles (v, -v - 0.25), the
+ * client's own: preload_client's contiguous pair (stride 2, the second
+ * double at 1), preload_soak's vector with a hole (stride 3, at 2). */
+#ifndef MCB_TESTS_ELEMENTS_H
+#define MCB_TESTS_ELEMENTS_H
+
+enum kind { K_BYTE, K_INT, K_DOUBLE, K_DERIVED, NKINDS };
+
+struct derived_layout {
+  int stride; /* doubles from one element to the next */
+  int second; /* where the second double is, from the first */
+};
+
+static long value(int from, int to, long i, long salt) { return (from * 131 + to * 17 + i * 7 + salt * 3) % 100000; }
+
+static void put_element(enum kind k, struct derived_layout d, void* buf, long at, long v) {
+  switch (k) {
+    case K_BYTE:
+      ((unsigned char*)buf)[at] = (unsigned char)(v & 0xff);
+      break;
+    case K_INT:
+      ((int*)buf)[at] = (int)v;
+      break;
+    case K_DOUBLE:
+      ((double*)buf)[at] = (double)v + 0.5;
+      break;
+    default:
+      ((double*)buf)[d.stride * at] = (double)v;
+      ((double*)buf)[d.stride * at + d.second] = -(double)v - 0.25;
+  }
+}
+
+static int same_element(enum kind k, struct derived_layout d, const void* buf, long at, long v) {
+  const double* x = (const double*)buf;
+  switch (k) {
+    case K_BYTE:
+      return ((const unsigned char*)buf)[at] == (unsigned char)(v & 0xff);
+    case K_INT:
+      return ((const int*)buf)[at] == (int)v;
+    case K_DOUBLE:
+      return x[at] == (double)v + 0.5;
+    default:
+      return x[d.stride * at] == (double)v && x[d.stride * at + d.second] == -(double)v - 0.25;
+  }
+}
+
+#endif
