@@ -45,31 +45,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elements.h"
+#include "checks.h"
 #include "proc_stats.h"
 
-static int world_rank, world_size;
-static long checks, errors;
+static int world_size;
 static long n_alltoall, n_allgather, n_allreduce;
 static int whole_nodes;
 
-#define FAIL(...)                                       \
-  do {                                                  \
-    if (errors++ < 20) {                                \
-      fprintf(stderr, "rank %d: FAILED: ", world_rank); \
-      fprintf(stderr, __VA_ARGS__);                     \
-      fprintf(stderr, "\n");                            \
-    }                                                   \
-  } while (0)
-
-static void check_rc(int rc, const char* what) {
-  ++checks;
-  if (rc != MPI_SUCCESS) FAIL("%s returned %d", what, rc);
-}
-
 /* ---- element values: kinds of element and what each holds ---- */
 
-/* K_DERIVED (elements.h): pair_type, contiguous(2, MPI_DOUBLE) */
+/* K_DERIVED (checks.h): pair_type, contiguous(2, MPI_DOUBLE) */
 static const char* kind_name[] = {"byte", "int", "double", "pair"};
 static MPI_Datatype pair_type;
 

@@ -47,29 +47,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elements.h"
+#include "checks.h"
 #include "proc_stats.h"
 
-static int world_rank;
-static long checks, errors;
 static long n_alltoall, n_allgather, n_allreduce;
 static long opt_calls = 2000, opt_max_bytes = 1048576;
 static double opt_seconds, opt_every;
 static unsigned long long opt_seed = 1;
-
-#define FAIL(...)                                       \
-  do {                                                  \
-    if (errors++ < 20) {                                \
-      fprintf(stderr, "rank %d: FAILED: ", world_rank); \
-      fprintf(stderr, __VA_ARGS__);                     \
-      fprintf(stderr, "\n");                            \
-    }                                                   \
-  } while (0)
-
-static void check_rc(int rc, const char* what) {
-  ++checks;
-  if (rc != MPI_SUCCESS) FAIL("%s returned %d", what, rc);
-}
 
 /* ---- the random choices: the same sequence on every rank ---- */
 
@@ -302,7 +286,7 @@ static void do_allreduce(MPI_Comm comm, long step) {
 
 /* ---- alltoall and allgather: element kinds ---- */
 
-/* K_DERIVED (elements.h): vec_type */
+/* K_DERIVED (checks.h): vec_type */
 static const char* kind_name[] = {"byte", "int", "double", "vector"};
 static MPI_Datatype vec_type; /* vector(2, 1, 2) of doubles: doubles 0 and 2 of its 3, a hole between */
 

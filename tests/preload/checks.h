@@ -1,11 +1,33 @@
-/* The elements both preload clients check alltoall and allgather with
- * (tests/preload/preload_client.c, preload_soak.c): a (from, to, index)
+/* What both preload clients (tests/preload/preload_client.c,
+ * preload_soak.c) share: the count of checks and failures (at most 20
+ * failures printed), and the elements they check alltoall and allgather
+ * with: a (from, to, index)
  * triple stands for a small integer, stored as a byte (wrapping), an int, a
  * double (+ 0.5) or a derived type of two doubles (v, -v - 0.25), the
  * client's own: preload_client's contiguous pair (stride 2, the second
  * double at 1), preload_soak's vector with a hole (stride 3, at 2). */
-#ifndef MCB_TESTS_ELEMENTS_H
-#define MCB_TESTS_ELEMENTS_H
+#ifndef MCB_TESTS_CHECKS_H
+#define MCB_TESTS_CHECKS_H
+
+#include <mpi.h>
+#include <stdio.h>
+
+static int world_rank;
+static long checks, errors;
+
+#define FAIL(...)                                       \
+  do {                                                  \
+    if (errors++ < 20) {                                \
+      fprintf(stderr, "rank %d: FAILED: ", world_rank); \
+      fprintf(stderr, __VA_ARGS__);                     \
+      fprintf(stderr, "\n");                            \
+    }                                                   \
+  } while (0)
+
+static void check_rc(int rc, const char* what) {
+  ++checks;
+  if (rc != MPI_SUCCESS) FAIL("%s returned %d", what, rc);
+}
 
 enum kind { K_BYTE, K_INT, K_DOUBLE, K_DERIVED, NKINDS };
 
