@@ -232,18 +232,23 @@ def points(parts, models, small=False):
                 out.append(Point("locality", model, platform, f"fig7-9-{algorithm}", cmd, [name], estimate=900))
             # Figures 7-9 from 64 B up (Figure 7's claim at large sizes; Figure
             # 8's at most sizes): 10-25 minutes per configuration and size
-            # here, so hours per algorithm; the gather-based ones with SMPI's
+            # here, so hours per algorithm: one point per algorithm, inner and
+            # size (Figure 7's claim needs hierarchical's and multileader's
+            # at 4096 B: `--only 4096B`); the gather-based ones with SMPI's
             # linear gather and scatter (within 0.1% of the binomial ones at
             # 4-1024 B, and the only ones that fit at 4096 B).
             for algorithm in ("hierarchical", "multileader", "node_aware", "locality_aware", "multileader_node_aware"):
-                name = f"alltoall_leaders-{algorithm}-large-N32-n3584-run1.csv"
                 cfg = LINEAR_GATHERS if algorithm in GATHER_BASED else ()
-                cmd = launch(platform, 32, 112, "mcb_alltoall", ["--algorithm", algorithm, "--inner",
-                                                                 "pairwise,nonblocking", "--procs-per-leader", "4,8,16",
-                                                                 "--procs-per-group", "4,8,16", "-m", "64,1024,4096"],
-                             os.path.join(base, name), cfg)
-                out.append(Point("locality", model, platform, f"fig7-9-{algorithm}-large", cmd, [name],
-                                 estimate=3600 if algorithm in ("hierarchical", "node_aware") else 16000))
+                sweeps = algorithm not in ("hierarchical", "node_aware")  # 4, 8 and 16 per leader or group
+                for inner in ("pairwise", "nonblocking"):
+                    for size in (64, 1024, 4096):
+                        name = f"alltoall_leaders-{algorithm}-{inner}-{size}B-N32-n3584-run1.csv"
+                        cmd = launch(platform, 32, 112, "mcb_alltoall",
+                                     ["--algorithm", algorithm, "--inner", inner, "--procs-per-leader", "4,8,16",
+                                      "--procs-per-group", "4,8,16", "-m", f"{size}:{size}"],
+                                     os.path.join(base, name), cfg)
+                        out.append(Point("locality", model, platform, f"fig7-9-{algorithm}-{inner}-{size}B", cmd,
+                                         [name], estimate=2700 if sweeps else 900))
             name = "breakdown_hierarchical-N8-n896-run1.csv"
             cmd = launch(platform, 8, 112, "mcb_alltoall", ["--algorithm", "hierarchical", "--inner",
                                                             "pairwise,nonblocking", "--phase-mode", "isolated", "-m",
