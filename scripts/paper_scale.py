@@ -147,9 +147,8 @@ def sizes_points(part, model, platform, base, nodes, per_node, algorithm, figure
     """One algorithm of the locality paper's Figures 10 and 18 against the
     size, 4 to 4096 B, both inners (FAMILY); the gather-based ones at
     4096 B apart, with SMPI's linear gather and scatter. `split`: one
-    point per inner and size (for the algorithms that take hours at this
-    scale: two cores share them, a cut-short run keeps what finished, and
-    `--only` can run the sizes a claim needs first)."""
+    point per inner and size (two cores share them, a cut-short run keeps
+    what finished, and `--only` runs the sizes a claim needs first)."""
     runs = [("4,64,1024", "", ()), ("4096:4096", "4096B-lineargather-", LINEAR_GATHERS)] if (
         algorithm in GATHER_BASED) else [("4,64,1024,4096", "", ())]
     if split:
@@ -161,7 +160,7 @@ def sizes_points(part, model, platform, base, nodes, per_node, algorithm, figure
     out = []
     for sizes, tag, inner, cfg in runs:
         name = f"alltoall_sizes-{algorithm}-{tag}N{nodes}-n{nodes * per_node}-run1.csv"
-        if split:  # measured at 3072 ranks: 10-170 s, locality-aware's nonblocking inner 40 min and more
+        if split:  # 10-180 s at 3072 ranks; locality-aware's nonblocking inner did not finish 4 B in 15 min
             estimate = 3600 if algorithm == "locality_aware" and inner == "nonblocking" else 300
         family = FAMILY if inner is None else ["--inner", inner] + FAMILY[2:]
         cmd = launch(platform, nodes, per_node, "mcb_alltoall", ["--algorithm", algorithm] + family + ["-m", sizes],
@@ -233,10 +232,12 @@ def points(parts, models, small=False):
                              os.path.join(base, name))
                 out.append(Point("locality", model, platform, f"fig7-9-{algorithm}", cmd, [name], estimate=900))
             # Figures 7-9 from 64 B up (Figure 7's claim at large sizes; Figure
-            # 8's at most sizes): 10-25 minutes per configuration and size
-            # here, so hours per algorithm: one point per algorithm, inner and
-            # size (Figure 7's claim needs hierarchical's and multileader's
-            # at 4096 B: `--only 4096B`); the gather-based ones with SMPI's
+            # 8's at most sizes): one point per algorithm, inner and size
+            # (Figure 7's claim needs hierarchical's and multileader's at
+            # 4096 B: `--only 4096B`; 25-184 s each with per-message costs,
+            # 90-774 s on the node model; multileader's and locality-aware's
+            # nonblocking inners, hundreds of thousands of messages in flight
+            # at once, do not finish here); the gather-based ones with SMPI's
             # linear gather and scatter (within 0.1% of the binomial ones at
             # 4-1024 B, and the only ones that fit at 4096 B).
             for algorithm in ("hierarchical", "multileader", "node_aware", "locality_aware", "multileader_node_aware"):
@@ -306,12 +307,12 @@ def points(parts, models, small=False):
             platform = "tuolumne-32x96" + suffix
             base = os.path.join("plots", "paper-scale", f"locality-{platform}")
             # Locality-aware and multi-leader + node-aware as one point per
-            # inner and size: locality-aware's nonblocking inner (every group
-            # of the machine at once) takes 40 minutes and more per size.
+            # inner and size (locality-aware's nonblocking inner, every group
+            # of the machine at once, does not finish here).
             for algorithm in ("node_aware", "locality_aware", "multileader_node_aware", "system"):
-                slow = algorithm in ("locality_aware", "multileader_node_aware")
+                split = algorithm in ("locality_aware", "multileader_node_aware")
                 out += sizes_points("tuolumne", model, platform, base, 32, 96, algorithm, "fig18", 900,
-                                    directory=f"locality-{platform}", split=slow)
+                                    directory=f"locality-{platform}", split=split)
     return out
 
 
