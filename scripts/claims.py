@@ -457,8 +457,8 @@ def multileader_sweep(rows, size, fewest):
             hier[param(r, "inner")] = min(hier.get(param(r, "inner"), math.inf), r["avg_us"])
     inners = sorted({i for _, i in ml} & set(hier))
     if not inners or len({p for p, _ in ml}) < 2:
-        raise LookupError(f"no multileader sweep and hierarchical at {size} B, 32 nodes" +
-                          ("" if size == 4 else f" (points locality/fig7-9-hierarchical-*-{size}B and -multileader-*-{size}B)"))
+        points = f" (points locality/fig7-9-hierarchical-*-{size}B and -multileader-*-{size}B)"
+        raise LookupError(f"no multileader sweep and hierarchical at {size} B, 32 nodes" + ("" if size == 4 else points))
     ok, out = True, []
     for inner in inners:
         sweep = {p: t for (p, i), t in ml.items() if i == inner}

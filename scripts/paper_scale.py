@@ -131,6 +131,11 @@ def figure_script(script, platform, out, nodes, per_node, **env):
 
 
 GATHER_BASED = ("hierarchical", "multileader", "multileader_node_aware")
+INNERS = ("pairwise", "nonblocking")
+# Every leader's or group's exchanges posted at once (hundreds of thousands of
+# messages in flight): at 3072-3584 ranks these did not finish here (15 and 28
+# minutes without a first result); estimated at an hour, to a cluster's limit.
+UNFINISHED = {("locality_aware", "nonblocking"), ("multileader", "nonblocking")}
 
 
 def radix_point(part, model, platform, base, nodes, per_node, name, estimate, directory=None):
@@ -149,24 +154,22 @@ def sizes_points(part, model, platform, base, nodes, per_node, algorithm, figure
     4096 B apart, with SMPI's linear gather and scatter. `split`: one
     point per inner and size (two cores share them, a cut-short run keeps
     what finished, and `--only` runs the sizes a claim needs first)."""
-    runs = [("4,64,1024", "", ()), ("4096:4096", "4096B-lineargather-", LINEAR_GATHERS)] if (
-        algorithm in GATHER_BASED) else [("4,64,1024,4096", "", ())]
+    linear = algorithm in GATHER_BASED
     if split:
-        runs = [(f"{s}:{s}", f"{inner}-{s}B-{'lineargather-' if s == 4096 and cfg else ''}", inner, cfg)
-                for inner in ("pairwise", "nonblocking") for sizes, _, cfg in runs
-                for s in (int(x.split(":")[0]) for x in sizes.split(","))]
+        runs = [(f"{s}:{s}", f"{inner}-{s}B-{'lineargather-' if linear and s == 4096 else ''}", inner,
+                 LINEAR_GATHERS if linear and s == 4096 else ()) for inner in INNERS for s in (4, 64, 1024, 4096)]
+    elif linear:
+        runs = [("4,64,1024", "", None, ()), ("4096:4096", "4096B-lineargather-", None, LINEAR_GATHERS)]
     else:
-        runs = [(sizes, tag, None, cfg) for sizes, tag, cfg in runs]
+        runs = [("4,64,1024,4096", "", None, ())]
     out = []
     for sizes, tag, inner, cfg in runs:
         name = f"alltoall_sizes-{algorithm}-{tag}N{nodes}-n{nodes * per_node}-run1.csv"
-        if split:  # 10-180 s at 3072 ranks; locality-aware's nonblocking inner did not finish 4 B in 15 min
-            estimate = 3600 if algorithm == "locality_aware" and inner == "nonblocking" else 300
         family = FAMILY if inner is None else ["--inner", inner] + FAMILY[2:]
         cmd = launch(platform, nodes, per_node, "mcb_alltoall", ["--algorithm", algorithm] + family + ["-m", sizes],
                      os.path.join(base, name), cfg)
         out.append(Point(part, model, platform, f"{figure}-{algorithm}{'-' + tag[:-1] if tag else ''}", cmd, [name],
-                         estimate=estimate, directory=directory))
+                         estimate=3600 if (algorithm, inner) in UNFINISHED else estimate, directory=directory))
     return out
 
 
@@ -243,16 +246,16 @@ def points(parts, models, small=False):
             for algorithm in ("hierarchical", "multileader", "node_aware", "locality_aware", "multileader_node_aware"):
                 cfg = LINEAR_GATHERS if algorithm in GATHER_BASED else ()
                 sweeps = algorithm not in ("hierarchical", "node_aware")  # 4, 8 and 16 per leader or group
-                for inner in ("pairwise", "nonblocking"):
+                for inner in INNERS:
                     for size in (64, 1024, 4096):
                         name = f"alltoall_leaders-{algorithm}-{inner}-{size}B-N32-n3584-run1.csv"
                         cmd = launch(platform, 32, 112, "mcb_alltoall",
                                      ["--algorithm", algorithm, "--inner", inner, "--procs-per-leader", "4,8,16",
                                       "--procs-per-group", "4,8,16", "-m", f"{size}:{size}"],
                                      os.path.join(base, name), cfg)
-                        slow = algorithm == "locality_aware" and inner == "nonblocking"  # every group at once
+                        estimate = 3600 if (algorithm, inner) in UNFINISHED else 900 if sweeps else 300
                         out.append(Point("locality", model, platform, f"fig7-9-{algorithm}-{inner}-{size}B", cmd,
-                                         [name], estimate=3600 if slow else 900 if sweeps else 300))
+                                         [name], estimate=estimate))
             name = "breakdown_hierarchical-N8-n896-run1.csv"
             cmd = launch(platform, 8, 112, "mcb_alltoall", ["--algorithm", "hierarchical", "--inner",
                                                             "pairwise,nonblocking", "--phase-mode", "isolated", "-m",
@@ -311,8 +314,8 @@ def points(parts, models, small=False):
             # of the machine at once, does not finish here).
             for algorithm in ("node_aware", "locality_aware", "multileader_node_aware", "system"):
                 split = algorithm in ("locality_aware", "multileader_node_aware")
-                out += sizes_points("tuolumne", model, platform, base, 32, 96, algorithm, "fig18", 900,
-                                    directory=f"locality-{platform}", split=split)
+                out += sizes_points("tuolumne", model, platform, base, 32, 96, algorithm, "fig18",
+                                    300 if split else 900, directory=f"locality-{platform}", split=split)
     return out
 
 

@@ -1,15 +1,16 @@
 /* What both preload clients (tests/preload/preload_client.c,
  * preload_soak.c) share: the count of checks and failures (at most 20
  * failures printed), and the elements they check alltoall and allgather
- * with: a (from, to, index)
- * triple stands for a small integer, stored as a byte (wrapping), an int, a
- * double (+ 0.5) or a derived type of two doubles (v, -v - 0.25), the
- * client's own: preload_client's contiguous pair (stride 2, the second
- * double at 1), preload_soak's vector with a hole (stride 3, at 2). */
+ * with. A (from, to, index) triple stands for a small integer, stored as a
+ * byte (wrapping), an int, a double (+ 0.5) or a derived type of two doubles
+ * (v, -v - 0.25), the client's own: preload_client's contiguous pair
+ * (stride 2, the second double at 1), preload_soak's vector with a hole
+ * (stride 3, at 2). */
 #ifndef MCB_TESTS_CHECKS_H
 #define MCB_TESTS_CHECKS_H
 
 #include <mpi.h>
+#include <stddef.h>
 #include <stdio.h>
 
 static int world_rank;
@@ -35,6 +36,11 @@ struct derived_layout {
   int stride; /* doubles from one element to the next */
   int second; /* where the second double is, from the first */
 };
+
+/* The bytes of data in one element (a derived type's two doubles). */
+static size_t kind_bytes(enum kind k) {
+  return k == K_BYTE ? 1 : k == K_INT ? sizeof(int) : k == K_DOUBLE ? sizeof(double) : 2 * sizeof(double);
+}
 
 static long value(int from, int to, long i, long salt) { return (from * 131 + to * 17 + i * 7 + salt * 3) % 100000; }
 

@@ -70,9 +70,6 @@ static MPI_Datatype kind_type(enum kind k) {
       return pair_type;
   }
 }
-static size_t kind_bytes(enum kind k) {
-  return k == K_BYTE ? 1 : k == K_INT ? sizeof(int) : k == K_DOUBLE ? sizeof(double) : 2 * sizeof(double);
-}
 
 static const struct derived_layout pair_layout = {2, 1};
 static void put(enum kind k, void* buf, long at, long v) { put_element(k, pair_layout, buf, at, v); }

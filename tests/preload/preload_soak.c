@@ -293,10 +293,7 @@ static MPI_Datatype vec_type; /* vector(2, 1, 2) of doubles: doubles 0 and 2 of 
 static MPI_Datatype kind_type(enum kind k) {
   return k == K_BYTE ? MPI_BYTE : k == K_INT ? MPI_INT : k == K_DOUBLE ? MPI_DOUBLE : vec_type;
 }
-static size_t kind_size(enum kind k) { /* the data: what the size draw counts */
-  return k == K_BYTE ? 1 : k == K_INT ? sizeof(int) : k == K_DOUBLE ? sizeof(double) : 2 * sizeof(double);
-}
-static size_t kind_extent(enum kind k) { return k == K_DERIVED ? 3 * sizeof(double) : kind_size(k); }
+static size_t kind_extent(enum kind k) { return k == K_DERIVED ? 3 * sizeof(double) : kind_bytes(k); }
 
 static const struct derived_layout vec_layout = {3, 2};
 static void put(enum kind k, void* buf, long at, long v) { put_element(k, vec_layout, buf, at, v); }
@@ -305,7 +302,7 @@ static void put(enum kind k, void* buf, long at, long v) { put_element(k, vec_la
 static int same(enum kind k, const void* buf, long at, long v) {
   static const unsigned char poison[8] = {0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee};
   return same_element(k, vec_layout, buf, at, v) &&
-         (k != K_DERIVED || !memcmp((const double*)buf + 3 * at + 1, poison, 8));
+         (k != K_DERIVED || !memcmp((const double*)buf + vec_layout.stride * at + 1, poison, 8));
 }
 
 static void do_alltoall(MPI_Comm comm, long step) {
@@ -316,7 +313,7 @@ static void do_alltoall(MPI_Comm comm, long step) {
   long most = 4 * opt_max_bytes / p; /* p blocks within 4 x max-bytes */
   if (most > opt_max_bytes) most = opt_max_bytes;
   if (most < 1) most = 1;
-  long count = draw_bytes(most) / (long)kind_size(k);
+  long count = draw_bytes(most) / (long)kind_bytes(k);
   if (count < 1) count = 1;
   const size_t bytes = (size_t)p * count * kind_extent(k);
   void* send = grow(&send_buf, &send_cap, bytes);
@@ -341,7 +338,7 @@ static void do_allgather(MPI_Comm comm, long step) {
   MPI_Comm_size(comm, &p);
   const enum kind k = (enum kind)rnd(NKINDS);
   const int in_place = (int)rnd(2);
-  long count = draw_bytes(opt_max_bytes) / (long)kind_size(k);
+  long count = draw_bytes(opt_max_bytes) / (long)kind_bytes(k);
   if (count < 1) count = 1;
   void* send = grow(&send_buf, &send_cap, (size_t)count * kind_extent(k));
   void* recv = grow(&recv_buf, &recv_cap, (size_t)p * count * kind_extent(k));
