@@ -32,9 +32,10 @@ struct Vector {
   void copy_in() const {
     if (args.sendbuf != MPI_IN_PLACE) args.memory().copy(recv, args.sendbuf, args.block_bytes());
   }
-  /// dst = src op dst over n elements (mcb's kernel, mcb/reduction.hpp).
+  /// dst = src op dst over n elements: mcb's kernel (mcb/reduction.hpp) on
+  /// the host, its device twin on device memory (Memory::reduce).
   void reduce(void* dst, const void* src, int n) const {
-    if (n > 0) reduce_local(src, dst, n, args.type, args.op);
+    if (n > 0) args.memory().reduce_local(src, dst, n, args.type, args.op);
   }
 
   CollArgs args;
@@ -88,10 +89,11 @@ inline void fold_out(const Vector& v, const Fold& f) {
     MPI_Send(v.recv, a.count, a.type, f.rank - 1, 0, a.comm);
 }
 
-/// Throws unless the call reduces on host memory (mcb's kernels run on the CPU).
+/// Throws unless the call's buffers are host memory: the shared-memory
+/// algorithms (Algorithm::host_only) read their peers' buffers in place.
 inline void require_host(const CollArgs& args, const char* who) {
   if (args.memory().kind() != MemKind::host)
-    throw Error(std::string(who) + ": reductions on device memory are not implemented; use -d host");
+    throw Error(std::string(who) + ": works on host shared memory; device buffers go through host copies");
 }
 
 }  // namespace mcb::allreduce::detail

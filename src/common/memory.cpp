@@ -8,6 +8,7 @@
 
 #include "mcb/error.hpp"
 #include "mcb/local_work.hpp"
+#include "mcb/reduction.hpp"
 
 #ifdef MCB_SIMULATE
 #include <xbt/config.hpp>  // SMPI's shared-malloc block size
@@ -116,6 +117,14 @@ MemKind parse_mem_kind(const std::string& name) {
   throw Error("--mem " + name + ": expected host, cuda or hip");
 }
 
+std::string to_string(Staging staging) { return staging == Staging::pinned ? "pinned" : "pageable"; }
+
+Staging parse_staging(const std::string& name) {
+  if (name == "pinned") return Staging::pinned;
+  if (name == "pageable") return Staging::pageable;
+  throw Error("--staging " + name + ": expected pinned or pageable");
+}
+
 const Memory& host_memory() { return host(); }
 
 void share_host_buffers(std::size_t min_bytes) {
@@ -166,6 +175,19 @@ void* Memory::ipc_open(const std::string&) const {
   throw Error("--mem " + to_string(kind()) + ": no inter-process handles for this memory");
 }
 void Memory::ipc_close(void*) const {}
+
+void Memory::reduce(void* const* dsts, int nd, const void* const* srcs, int k, int n, MPI_Datatype type,
+                    MPI_Op op) const {
+  reduce_many_to(dsts, nd, srcs, k, n, type, op);
+}
+
+void Memory::reduce_local(const void* in, void* inout, int n, MPI_Datatype type, MPI_Op op) const {
+  const void* srcs[2] = {in, inout};
+  void* dsts[1] = {inout};
+  reduce(dsts, 1, srcs, 2, n, type, op);
+}
+
+Buffer Memory::staging_buffer(std::size_t bytes, Staging) const { return Buffer(host_memory(), bytes); }
 
 Buffer shared_buffer(const Memory& mem, MPI_Comm group, std::size_t bytes) {
   int rank = 0, size = 0;

@@ -1,8 +1,12 @@
 // HIP memory backend, the twin of memory_cuda.cu for AMD GPUs. Built only
-// with MCB_ENABLE_HIP.
+// with MCB_ENABLE_HIP, by the host compiler: it has no device kernels, so
+// mcb's own reductions refuse HIP device memory (the MPI's, and host copies,
+// work). Copies and fills return when their bytes are in place, as
+// memory_cuda.cu's (the processes of a GPU signal each other right after).
 #include <hip/hip_runtime_api.h>
 
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "mcb/error.hpp"
@@ -46,10 +50,34 @@ class HipMemory final : public Memory {
   }
   void ipc_close(void* ptr) const override { (void)hipIpcCloseMemHandle(ptr); }
   void copy(void* dst, const void* src, std::size_t bytes) const override {
-    if (bytes) check(hipMemcpy(dst, src, bytes, hipMemcpyDefault), "hipMemcpy");
+    if (!bytes) return;
+    check(hipMemcpyAsync(dst, src, bytes, hipMemcpyDefault, nullptr), "hipMemcpyAsync");
+    check(hipStreamSynchronize(nullptr), "hipMemcpyAsync");
   }
   void fill(void* dst, unsigned char byte, std::size_t bytes) const override {
-    if (bytes) check(hipMemset(dst, byte, bytes), "hipMemset");
+    if (!bytes) return;
+    check(hipMemsetAsync(dst, byte, bytes, nullptr), "hipMemsetAsync");
+    check(hipStreamSynchronize(nullptr), "hipMemsetAsync");
+  }
+  void reduce(void* const*, int, const void* const*, int, int, MPI_Datatype, MPI_Op) const override {
+    throw Error(
+        "--mem hip: mcb's reductions have no HIP device kernels in this build; use --gpu-aware no (host "
+        "copies) or an algorithm that reduces with MPI");
+  }
+  Buffer staging_buffer(std::size_t bytes, Staging staging) const override {
+    if (staging == Staging::pageable) return Buffer(host_memory(), bytes);
+    void* p = nullptr;
+    check(hipHostMalloc(&p, bytes == 0 ? 1 : bytes, hipHostMallocDefault), "hipHostMalloc (pinned staging)");
+    return Buffer(std::shared_ptr<void>(p, [](void* q) { (void)hipHostFree(q); }), bytes);
+  }
+  std::optional<DeviceInfo> device_info() const override {
+    int dev = 0;
+    check(hipGetDevice(&dev), "hipGetDevice");
+    hipDeviceProp_t prop{};
+    check(hipGetDeviceProperties(&prop, dev), "hipGetDeviceProperties");
+    DeviceInfo info;
+    info.name = prop.name;
+    return info;
   }
 
  private:

@@ -10,55 +10,19 @@
 #include <vector>
 
 #include "mcb/local_work.hpp"
+#include "reduce_ops.hpp"
 
 namespace mcb {
 
 namespace {
 
-// Each result is cast back to T: the integer promotions widen int8/int16,
-// and the narrowing back is modular (C++20), as MPI's C reductions wrap.
-struct Sum {
-  template <class T>
-  static T apply(T a, T b) {
-    return static_cast<T>(a + b);
-  }
-};
-struct Prod {
-  template <class T>
-  static T apply(T a, T b) {
-    return static_cast<T>(a * b);
-  }
-};
-struct Min {
-  template <class T>
-  static T apply(T a, T b) {
-    return b < a ? b : a;
-  }
-};
-struct Max {
-  template <class T>
-  static T apply(T a, T b) {
-    return a < b ? b : a;
-  }
-};
-struct Band {
-  template <class T>
-  static T apply(T a, T b) {
-    return static_cast<T>(a & b);
-  }
-};
-struct Bor {
-  template <class T>
-  static T apply(T a, T b) {
-    return static_cast<T>(a | b);
-  }
-};
-struct Bxor {
-  template <class T>
-  static T apply(T a, T b) {
-    return static_cast<T>(a ^ b);
-  }
-};
+using kernel_ops::Band;
+using kernel_ops::Bor;
+using kernel_ops::Bxor;
+using kernel_ops::Max;
+using kernel_ops::Min;
+using kernel_ops::Prod;
+using kernel_ops::Sum;
 
 // The last pass of a chunk: dsts[d][i] = acc[i] op in[i] for every
 // destination, one loop per destination count that the compiler vectorizes.

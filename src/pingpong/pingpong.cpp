@@ -53,8 +53,8 @@ Plan pingpong(const CollArgs& args, const Layout& layout, const Params& params) 
   const char* send = static_cast<const char*>(args.sendbuf) + offset;
   char* recv = static_cast<char*>(args.recvbuf) + offset;
   // Through the host when MPI must not see the buffers.
-  const Buffer host_send = args.gpu_aware ? Buffer() : Buffer(host_memory(), bytes);
-  const Buffer host_recv = args.gpu_aware ? Buffer() : Buffer(host_memory(), bytes);
+  const Buffer host_send = args.gpu_aware ? Buffer() : args.memory().staging_buffer(bytes, args.staging);
+  const Buffer host_recv = args.gpu_aware ? Buffer() : args.memory().staging_buffer(bytes, args.staging);
   const MPI_Comm lane = layout.lane_comm();  // my counterpart and me
   const int partner = 1 - layout.node();
   const bool ping = layout.node() == 0;

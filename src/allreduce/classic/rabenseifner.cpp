@@ -17,10 +17,9 @@
 namespace mcb::allreduce {
 
 Plan rabenseifner(const CollArgs& args) {
-  detail::require_host(args, "rabenseifner");
   const detail::Fold f(args.rank(), args.size());
   const detail::Vector v(args, f.pof2);
-  const Buffer tmp(host_memory(), args.block_bytes());
+  const Buffer tmp(args.memory(), args.block_bytes());
   Plan plan;
   plan.add("fold", [v, f, tmp] {
     v.copy_in();

@@ -13,10 +13,9 @@
 namespace mcb::allreduce {
 
 Plan recursive_doubling(const CollArgs& args) {
-  detail::require_host(args, "recursive_doubling");
   const detail::Vector v(args, 1);
   const detail::Fold f(args.rank(), args.size());
-  const Buffer tmp(host_memory(), args.block_bytes());
+  const Buffer tmp(args.memory(), args.block_bytes());
   Plan plan;
   plan.add("fold", [v, f, tmp] {
     v.copy_in();

@@ -13,10 +13,9 @@
 namespace mcb::allreduce {
 
 Plan ring(const CollArgs& args) {
-  detail::require_host(args, "ring");
   const int p = args.size(), me = args.rank();
   const detail::Vector v(args, p);
-  const Buffer tmp(host_memory(), v.bytes(0, 1));  // the first chunk is the longest
+  const Buffer tmp(args.memory(), v.bytes(0, 1));  // the first chunk is the longest
   auto mod = [p](int i) { return ((i % p) + p) % p; };
   const int right = mod(me + 1), left = mod(me - 1);
   Plan plan;

@@ -19,7 +19,7 @@ CollArgs gpu_slice(const CollArgs& args, const Layout& layout) {
 Plan on_slice(const CollArgs& slice, const std::function<Plan(const CollArgs&)>& make) {
   if (slice.gpu_aware) return make(slice);
   const std::size_t bytes = slice.block_bytes();
-  const Buffer host(host_memory(), bytes);
+  const Buffer host = slice.memory().staging_buffer(bytes, slice.staging);
   CollArgs h = slice;
   h.sendbuf = MPI_IN_PLACE;
   h.recvbuf = host.data();

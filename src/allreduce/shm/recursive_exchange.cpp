@@ -40,11 +40,10 @@ std::size_t scratch_elems(const ExchangeSchedule& x) {
 }  // namespace
 
 Plan recursive_exchange(const CollArgs& args, const Factors& factors) {
-  require_host(args, "recursive_exchange");
   auto x = std::make_shared<const ExchangeSchedule>(
       exchange_schedule(args.size(), args.rank(), factors, static_cast<std::size_t>(args.count)));
   const std::size_t elem = args.type_bytes();
-  const Buffer tmp(host_memory(), scratch_elems(*x) * elem);
+  const Buffer tmp(args.memory(), scratch_elems(*x) * elem);
   const bool in_place = args.sendbuf == MPI_IN_PLACE;
   char* const recv = static_cast<char*>(args.recvbuf);
   const char* const send = in_place ? recv : static_cast<const char*>(args.sendbuf);
@@ -77,7 +76,8 @@ Plan recursive_exchange(const CollArgs& args, const Factors& factors) {
       auto& src = *srcs;
       src[0] = at(from, mine.lo);
       for (int s = 0; s < slot; ++s) src[static_cast<std::size_t>(s) + 1] = scratch + s * mine.size() * elem;
-      reduce_many(recv + mine.lo * elem, src.data(), slot + 1, n(mine), args.type, args.op);
+      void* dst[1] = {recv + mine.lo * elem};
+      args.memory().reduce(dst, 1, src.data(), slot + 1, n(mine), args.type, args.op);
       from = recv;
     }
     if (x->reduce_scatter.empty() && !in_place) args.memory().copy(recv, send, args.block_bytes());
@@ -100,7 +100,8 @@ Plan recursive_exchange(const CollArgs& args, const Factors& factors) {
         MPI_Isend(at(recv, p.lo), n(p), args.type, m, 1, args.comm, &(*reqs)[static_cast<std::size_t>(k++)]);
       }
       wait_all(k, reqs->data());
-      reduce_many(recv + p.lo * elem, src.data(), static_cast<int>(x->nested.size()), n(p), args.type, args.op);
+      void* dst[1] = {recv + p.lo * elem};
+      args.memory().reduce(dst, 1, src.data(), static_cast<int>(x->nested.size()), n(p), args.type, args.op);
     });
   plan.add("allgather", [=] {
     for (const ExchangeStage& st : x->allgather) {

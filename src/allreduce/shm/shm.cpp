@@ -141,6 +141,7 @@ bool by_region(const Layout& layout) { return layout.options().region.kind != Re
 
 Algorithm shared_memory_algorithm(Algorithm algorithm) {
   algorithm.unsupported = shm_unsupported;
+  algorithm.host_only = true;  // peers read each other's buffers in host shared memory
 #ifdef MCB_SIMULATE
   algorithm.available = false;
   algorithm.unavailable_why = "SMPI shares no memory between simulated ranks (simulation build)";

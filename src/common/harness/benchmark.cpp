@@ -80,13 +80,13 @@ class Runner {
       };
       x.send = buffer(send_bytes);
       x.recv = buffer(recv_bytes);
-      if (!gpu_aware_ && !algorithm.per_gpu) {
-        x.host_send = Buffer(host_memory(), send_bytes);
-        x.host_recv = Buffer(host_memory(), recv_bytes);
+      if (staged(algorithm)) {
+        x.host_send = mem_.staging_buffer(send_bytes, opt_.staging);
+        x.host_recv = mem_.staging_buffer(recv_bytes, opt_.staging);
       }
       return x;
     });
-    reporter_.start_configuration(layout, gpu_aware_, groups_);
+    reporter_.start_configuration(layout, gpu_aware_, groups_, staged(algorithm));
     int failures = 0;
     for (std::size_t size : opt_.sizes) {
       const std::size_t count = size / tb;
@@ -98,7 +98,8 @@ class Runner {
                     layout_->comm(),
                     opt_.op ? mpi_op(*opt_.op) : MPI_OP_NULL,
                     &mem_,
-                    gpu_aware_};
+                    gpu_aware_,
+                    opt_.staging};
       spdlog::debug("{}: setting up for {} bytes", algorithm.name, size);
       // The setup (the persistent interface's init), timed: the max over ranks.
       MPI_Barrier(layout_->comm());
@@ -129,6 +130,14 @@ class Runner {
   }
 
  private:
+  // Whether the harness runs `algorithm` on host copies of the buffers: MPI
+  // must not see them, or the algorithm works on host memory only (an
+  // algorithm that splits a GPU's buffers stages its slices itself).
+  bool staged(const Algorithm& algorithm) const {
+    if (algorithm.per_gpu) return false;
+    return !gpu_aware_ || (algorithm.host_only && mem_.kind() != MemKind::host);
+  }
+
   // The plan of `algorithm` as this run needs it: on one process per GPU
   // when processes share a GPU's buffers and the algorithm does not split
   // them (the others run phases of the same names that do nothing), and
@@ -137,7 +146,7 @@ class Runner {
   Plan make_plan(const Algorithm& algorithm, const Config& config, const CollArgs& args, const Buffers& b,
                  std::size_t count) {
     const bool by_leaders = groups_ && !algorithm.per_gpu;
-    const bool stage = !gpu_aware_ && !algorithm.per_gpu;
+    const bool stage = staged(algorithm);
     Plan plan = agree_on(layout_->comm(), [&] {
       if (by_leaders && !leaders_) return Plan();
       const Layout& on = by_leaders ? *leaders_ : *layout_;
@@ -213,6 +222,14 @@ int run_all(int argc, char** argv, const CollectiveSpec& spec) {
 #ifdef MCB_SIMULATE
     local_work::enable(opt.sim_local_work);
 #endif
+    // An MPI that says it cannot read device memory is never handed device
+    // pointers: Open MPI without CUDA support crashed inside its
+    // reduce_scatter on them. A build without the backend says so below.
+    const auto backends = compiled_backends();
+    if (opt.gpu_aware == GpuAware::yes && opt.mem != MemKind::host &&
+        std::find(backends.begin(), backends.end(), to_string(opt.mem)) != backends.end())
+      if (const std::string why = mpi_refuses(opt.mem); !why.empty())
+        throw Error("--gpu-aware yes: " + why + "; use --gpu-aware no (host copies) or auto");
     Layout layout = Layout::create(MPI_COMM_WORLD, opt.layout);
     spdlog::info("layout: {}; node {} local rank {}", layout.describe(), layout.node(), layout.local_rank());
     const Memory& mem = *agree_on(layout.comm(), [&] {

@@ -107,6 +107,20 @@ std::map<std::string, std::string> recorded_env() {
   return out;
 }
 
+// Rank 0's GPU for device buffers (mcb::DeviceInfo), null for host memory.
+std::string gpu_json(const std::string& mem) {
+  const MemKind kind = parse_mem_kind(mem);
+  if (kind == MemKind::host) return "null";
+  const auto info = memory_for(kind).device_info();
+  if (!info) return "null";
+  std::ostringstream o;
+  o << "{\"name\": " << quote(info->name) << ", \"bus_id\": " << quote(info->bus_id)
+    << ", \"driver\": " << quote(info->driver) << ", \"runtime\": " << quote(info->runtime)
+    << ", \"compute_mode\": " << quote(info->compute_mode) << ", \"mps\": " << quote(info->mps)
+    << ", \"pcie\": " << quote(info->pcie) << "}";
+  return o.str();
+}
+
 }  // namespace
 
 const std::vector<std::string>& recorded_env_prefixes() {
@@ -127,6 +141,8 @@ const std::vector<std::string>& recorded_env_prefixes() {
                                                     "MCB_",
                                                     "OMP_NUM_THREADS",
                                                     "CUDA_VISIBLE_DEVICES",
+                                                    "CUDA_MPS_",
+                                                    "CUDA_LAUNCH_BLOCKING",
                                                     "HIP_VISIBLE_DEVICES",
                                                     "ROCR_VISIBLE_DEVICES"};
   return prefixes;
@@ -203,7 +219,8 @@ std::string run_metadata(const std::string& binary, const std::vector<std::strin
       << ", \"cpus\": " << quote(std::string(rec + kField)) << "}";
   }
   o << "\n    ]},\n";
-  o << "  \"hardware\": " << hardware_json() << "\n}\n";
+  o << "  \"hardware\": " << hardware_json() << ",\n";
+  o << "  \"gpu\": " << gpu_json(mem) << "\n}\n";
   return o.str();
 }
 

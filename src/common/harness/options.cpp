@@ -134,6 +134,11 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
     app.add_flag("-l,--in-place", o.in_place,
                  "MPI_IN_PLACE: each rank's data starts in its receive buffer (OSU's -l); the receive count is used");
   app.add_option("-d,--mem", mem, "buffer memory: host, cuda or hip")->capture_default_str();
+  std::string staging = "pinned";
+  app.add_option("--staging", staging,
+                 "host copies of device buffers through pinned (page-locked, registered once per buffer) or "
+                 "pageable host memory")
+      ->capture_default_str();
   std::string gpu_aware = "auto";
   if (offer.gpus) {
     app.add_option("--gpus-per-node", o.layout.gpus_per_node,
@@ -252,6 +257,7 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
   if (app.count("--ranks-per-node") && o.layout.ranks_per_node < 1)
     throw Error("--ranks-per-node " + std::to_string(o.layout.ranks_per_node) + ": must be >= 1");
   o.mem = parse_mem_kind(mem);
+  o.staging = parse_staging(staging);
   if (gpu_aware == "auto")
     o.gpu_aware = GpuAware::automatic;
   else if (gpu_aware == "yes")

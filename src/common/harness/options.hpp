@@ -43,6 +43,8 @@ struct Options {
   bool in_place = false;  // MPI_IN_PLACE as the send buffer (--in-place)
   MemKind mem = MemKind::host;
   GpuAware gpu_aware = GpuAware::automatic;
+  /// --staging: the host buffers device buffers are copied through.
+  Staging staging = Staging::pinned;
   Datatype type;
   /// --op of the reducing collectives (the Offer's ops); nothing elsewhere.
   std::optional<ReduceOp> op;

@@ -153,6 +153,8 @@ void ConsoleTable::header() const {
                  "Slowest Avg(us)", "Slowest Med(us)", "Stddev(us)", "Setup(us)");
   if (full_) std::fprintf(out_, "%14s%14s", "algbw(GB/s)", "busbw(GB/s)");
   if (traffic_) std::fprintf(out_, "%14s%14s", "Traffic(B)", "MemBW(GB/s)");
+  for (const char* copy : {"d2h", "h2d"})
+    if (full_ && has_phase(copy)) std::fprintf(out_, "%14s", (std::string(copy) + "(GB/s)").c_str());
   if (validate_) std::fprintf(out_, "%12s", "Validation");
   if (phases_.size() > 1)
     for (const auto& p : phases_) std::fprintf(out_, "%*s", phase_width(p), (p + "(us)").c_str());
@@ -180,12 +182,22 @@ void ConsoleTable::row(std::size_t size, const Stats& total, const std::vector<S
                  total.median, total.stddev, setup_us);
   if (full_) std::fprintf(out_, "%14.3f%14.3f", algbw, busbw);
   if (traffic_) std::fprintf(out_, "%14.0f%14.3f", traffic, mem_gbps);
+  for (const auto& [copy, bytes] : {std::pair{"d2h", d2h_bytes_}, std::pair{"h2d", h2d_bytes_}}) {
+    if (!full_ || !has_phase(copy)) continue;
+    const auto at = static_cast<std::size_t>(std::find(phases_.begin(), phases_.end(), copy) - phases_.begin());
+    const double us = at < phases.size() ? phases[at].rank_max : 0.0;
+    std::fprintf(out_, "%14.3f", us > 0 ? bytes / us * 1e-3 : 0.0);
+  }
   if (validate_) std::fprintf(out_, "%12s", validation.c_str());
   if (phases_.size() > 1)
     for (std::size_t i = 0; i < phases_.size(); ++i)  // follow() made the header's phases the plan's
       std::fprintf(out_, "%*.2f", phase_width(phases_[i]), i < phases.size() ? phases[i].rank_avg : 0.0);
   std::fprintf(out_, "\n");
   std::fflush(out_);
+}
+
+bool ConsoleTable::has_phase(const std::string& name) const {
+  return std::find(phases_.begin(), phases_.end(), name) != phases_.end();
 }
 
 void BreakdownTable::columns(const std::vector<std::string>& phases) {

@@ -71,14 +71,23 @@ class ConsoleTable {
   /// GB/s (all three shown with -f).
   void row(std::size_t size, const Stats& total, const std::vector<Stats>& phases, const std::string& validation,
            double setup_us = 0, double algbw = 0, double busbw = 0, double traffic = 0, double mem_gbps = 0) const;
+  /// With -f and host copies (phases d2h and h2d): the bytes one GPU's
+  /// copies move in each, shown as d2h(GB/s) and h2d(GB/s) over the slowest
+  /// rank's mean time of the phase.
+  void set_copy_bytes(double d2h, double h2d) {
+    d2h_bytes_ = d2h;
+    h2d_bytes_ = h2d;
+  }
 
  private:
   static int phase_width(const std::string& phase);
+  bool has_phase(const std::string& name) const;
   std::FILE* out_;
   bool full_, validate_;
   std::string params_;
   std::vector<std::string> phases_;
   bool bandwidth_, traffic_;
+  double d2h_bytes_ = 0, h2d_bytes_ = 0;
 };
 
 /// mcb_breakdown's table: one row per (nodes, parameters, phase mode, size)

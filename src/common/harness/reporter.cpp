@@ -46,10 +46,11 @@ Reporter::Reporter(const CollectiveSpec& spec, const Options& opt, MPI_Comm worl
   if (rank == 0 && spec_.tool == Tool::breakdown) breakdown_ = std::make_unique<BreakdownTable>(stdout, opt_.validate);
 }
 
-void Reporter::start_configuration(const Layout& layout, bool gpu_aware, bool groups) {
+void Reporter::start_configuration(const Layout& layout, bool gpu_aware, bool groups, bool host_copies) {
   layout_ = &layout;
   gpu_aware_ = gpu_aware;
   groups_ = groups;
+  host_copies_ = host_copies;
   table_.reset();
   started_ = false;
 }
@@ -104,6 +105,7 @@ void Reporter::print_header(const Algorithm& algorithm, const Plan& plan, const 
                 opt_.type.bytes, spec_.size_unit.c_str(), to_string(opt_.mem).c_str(), buffers_text().c_str(),
                 in_place_text().c_str(), to_string(mode).c_str());
     if (spec_.gpus) print_gpus();
+    if (opt_.mem != MemKind::host) print_device();
     std::printf(
         "# latency: Avg/Min/Max Latency as OSU's: each rank's mean over iterations, then the mean/min/max over "
         "ranks; Slowest: per iteration the max over ranks, then over iterations\n");
@@ -120,8 +122,23 @@ void Reporter::print_header(const Algorithm& algorithm, const Plan& plan, const 
 // "# GPUs: ..." for the collectives that offer --procs-per-gpu.
 void Reporter::print_gpus() const {
   const int g = layout_->gpus_per_node(), ppg = layout_->procs_per_gpu();
-  std::printf("# GPUs: %d per node, %d process%s per GPU%s, GPU-aware MPI: %s\n", g, ppg, ppg == 1 ? "" : "es",
-              groups_ ? " sharing its buffers" : "", gpu_aware_ ? "yes" : "no (host copies)");
+  std::printf("# GPUs: %d per node, %d process%s per GPU%s, GPU-aware MPI: %s%s\n", g, ppg, ppg == 1 ? "" : "es",
+              groups_ ? " sharing its buffers" : "", gpu_aware_ ? "yes" : "no (host copies)",
+              gpu_aware_ && host_copies_ ? "; this algorithm on host copies (it works in host shared memory)" : "");
+}
+
+// "# GPU: ..." for device buffers: rank 0's device, how its processes share
+// it (compute mode, MPS: without MPS they time-slice it), its link, and the
+// host memory that copies go through.
+void Reporter::print_device() const {
+  const auto info = memory_for(opt_.mem).device_info();
+  if (!info) return;
+  auto known = [](const std::string& s) { return s.empty() ? std::string("unknown") : s; };
+  std::printf(
+      "# GPU: %s (%s), driver %s, %s, compute mode %s, MPS %s, PCIe %s%s\n", known(info->name).c_str(),
+      known(info->bus_id).c_str(), known(info->driver).c_str(), known(info->runtime).c_str(),
+      known(info->compute_mode).c_str(), known(info->mps).c_str(), known(info->pcie).c_str(),
+      !gpu_aware_ || host_copies_ ? (", host copies through " + to_string(opt_.staging) + " memory").c_str() : "");
 }
 
 // ", buffers: registered|mixed" when not plain.
@@ -152,9 +169,13 @@ void Reporter::row(const Algorithm& algorithm, const Plan& plan, PhaseMode mode,
   if (breakdown_)
     breakdown_->row(layout_->num_nodes(), layout_->size(), to_string(mode), size, m.phase_stats, m.total, validation,
                     params);
-  else
+  else {
+    const double send_bytes = static_cast<double>(spec_.send_elements(count, p) * opt_.type.bytes);
+    const double recv_bytes = static_cast<double>(spec_.recv_elements(count, p) * opt_.type.bytes);
+    table_->set_copy_bytes(opt_.in_place ? recv_bytes : send_bytes, recv_bytes);
     table->row(size, m.total, m.phase_stats, validation, setup_us, algbw(m.total), algbw(m.total) * factor, traffic_,
                m.total.rank_max > 0 ? traffic_ * layout_->ranks_per_node() / m.total.rank_max * 1e-3 : 0.0);
+  }
   if (!writer_) return;
   save_iterations(algorithm, params, mode, size, iterations, m);
   for (std::size_t s = 0; s <= m.phases.size(); ++s) {

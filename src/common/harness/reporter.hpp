@@ -37,7 +37,8 @@ class Reporter {
 
   const Identity& identity() const { return id_; }
   /// Before a configuration's first size, on every rank.
-  void start_configuration(const Layout& layout, bool gpu_aware, bool groups);
+  /// `host_copies`: the harness stages this algorithm's buffers through the host.
+  void start_configuration(const Layout& layout, bool gpu_aware, bool groups, bool host_copies);
   /// Rank 0, after each size's plan ran: the header and the table with the
   /// configuration's first plan; a later size's plan that decided otherwise
   /// (other parameters or phases) has its notes logged. `traffic`: the
@@ -49,6 +50,7 @@ class Reporter {
  private:
   void print_header(const Algorithm& algorithm, const Plan& plan, const ConsoleTable* table, PhaseMode mode) const;
   void print_gpus() const;
+  void print_device() const;
   std::string buffers_text() const;
   std::string in_place_text() const;
   void save_iterations(const Algorithm& algorithm, const std::string& params, PhaseMode mode, std::size_t size,
@@ -58,7 +60,7 @@ class Reporter {
   const Options& opt_;
   Identity id_;
   const Layout* layout_ = nullptr;
-  bool gpu_aware_ = true, groups_ = false;
+  bool gpu_aware_ = true, groups_ = false, host_copies_ = false;
   std::unique_ptr<RowWriter> writer_;
   std::ofstream iterations_;  // --save-iterations
   std::unique_ptr<BreakdownTable> breakdown_;

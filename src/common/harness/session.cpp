@@ -84,6 +84,21 @@ bool mpi_takes(MemKind kind) {
 #endif
 }
 
+std::string mpi_refuses(MemKind kind) {
+  if (mpi_takes(kind)) return "";
+  char buf[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int len = 0;
+  MPI_Get_library_version(buf, &len);
+  std::string mpi(buf, static_cast<std::size_t>(len));
+  mpi = std::regex_replace(mpi.substr(0, mpi.find_first_of(",\n")), std::regex(R"(\s+)"), " ");
+#if defined(MPICH_VERSION)
+  const std::string query = "MPIX_GPU_query_support()";
+#else
+  const std::string query = kind == MemKind::hip ? "MPIX_Query_rocm_support()" : "MPIX_Query_cuda_support()";
+#endif
+  return "this MPI (" + mpi + ") cannot read " + to_string(kind) + " device memory (" + query + " says no)";
+}
+
 // One process per GPU (the first of each): the layout that
 // the algorithms that do not split a GPU's buffers run on. Collective over
 // layout.comm(); the other processes get nullopt.

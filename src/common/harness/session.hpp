@@ -28,6 +28,9 @@ Identity identify(MPI_Comm comm);
 /// Whether this MPI takes pointers of `kind` (--gpu-aware auto): host
 /// always; device memory as the MPI's own query says, no when it has none.
 bool mpi_takes(MemKind kind);
+/// Why this MPI must not be handed pointers of `kind` (its own query says it
+/// cannot read them: --gpu-aware yes is refused), or "" when it may.
+std::string mpi_refuses(MemKind kind);
 /// One process per GPU (the first of each): the layout that
 /// the algorithms that do not split a GPU's buffers run on. Collective over
 /// layout.comm(); the other processes get nullopt.

@@ -31,6 +31,9 @@ struct CollArgs {
   /// marked Algorithm::per_gpu stage through host copies themselves when
   /// not; the harness stages the others.
   bool gpu_aware = true;
+  /// The host buffers that device buffers are staged through when not
+  /// gpu_aware (--staging): pinned or pageable.
+  Staging staging = Staging::pinned;
 
   const Memory& memory() const { return mem ? *mem : host_memory(); }
   int rank() const;
@@ -133,6 +136,10 @@ struct Algorithm {
   /// !CollArgs::gpu_aware. The others run on one process per GPU, and the
   /// harness stages them.
   bool per_gpu = false;
+  /// Works on host memory only (the shared-memory allreduces read their
+  /// peers' buffers in place): device buffers reach it through the
+  /// harness's host copies even where MPI could take them.
+  bool host_only = false;
 };
 
 }  // namespace mcb

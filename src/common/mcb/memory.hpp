@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,6 +20,29 @@ std::string to_string(MemKind kind);
 /// "host", "cuda" or "hip"; throws Error otherwise.
 MemKind parse_mem_kind(const std::string& name);
 
+/// Host buffers that device buffers are copied through (--staging): pinned
+/// (page-locked, registered with the GPU's driver once per buffer, so that
+/// its DMA engines read and write them directly) or pageable (plain host
+/// memory, which the driver copies through a bounce buffer of its own).
+enum class Staging { pinned, pageable };
+std::string to_string(Staging staging);
+/// "pinned" or "pageable"; throws Error otherwise.
+Staging parse_staging(const std::string& name);
+
+/// What a GPU is and how it is shared, for headers and run metadata; empty
+/// strings where the backend cannot tell.
+struct DeviceInfo {
+  std::string name;          // "NVIDIA H100 80GB HBM3"
+  std::string driver;        // the kernel driver's version, "580.65.06"
+  std::string runtime;       // the runtime's version, "CUDA 13.0"
+  std::string compute_mode;  // "default", "exclusive_process", "prohibited"
+  std::string mps;           // "on" (an MPS control daemon runs on this node), "off"
+  std::string pcie;          // "gen 5 x16 (max gen 5 x16)"
+  std::string bus_id;        // "0000:17:00.0"
+};
+
+class Buffer;
+
 class Memory {
  public:
   virtual ~Memory() = default;
@@ -28,9 +52,26 @@ class Memory {
   virtual void select_device(int gpu) const = 0;
   virtual void* allocate(std::size_t bytes) const = 0;
   virtual void release(void* ptr) const = 0;
-  /// Copies between any two buffers of this backend or the host.
+  /// Copies between any two buffers of this backend or the host. Returns
+  /// when every byte is at `dst`, so that another process may read it as
+  /// soon as this one signals (the processes of a GPU share its buffers).
   virtual void copy(void* dst, const void* src, std::size_t bytes) const = 0;
+  /// Returns when every byte is written, as copy().
   virtual void fill(void* dst, unsigned char byte, std::size_t bytes) const = 0;
+  /// dsts[d][i] = srcs[0][i] op ... op srcs[k-1][i] on buffers of this
+  /// backend, as mcb::reduce_many_to (mcb/reduction.hpp) on the host: the
+  /// same operands in the same order, for mcb's types and operations (a
+  /// device backend throws Error for others: there is no MPI_Reduce_local
+  /// on device memory). Returns when the results are written, as copy().
+  virtual void reduce(void* const* dsts, int nd, const void* const* srcs, int k, int n, MPI_Datatype type,
+                      MPI_Op op) const;
+  /// inout[i] = in[i] op inout[i], as mcb::reduce_local.
+  void reduce_local(const void* in, void* inout, int n, MPI_Datatype type, MPI_Op op) const;
+  /// A host buffer that buffers of this backend are staged through:
+  /// pinned or pageable (a device backend), plain host memory (the host).
+  virtual Buffer staging_buffer(std::size_t bytes, Staging staging) const;
+  /// The device this process selected, or nothing (the host).
+  virtual std::optional<DeviceInfo> device_info() const { return std::nullopt; }
   /// Inter-process handles of device allocations (cudaIpcGetMemHandle,
   /// hipIpcGetMemHandle): the handle of `ptr`, the pointer it opens in
   /// another process of the node, and closing it. Host memory has none

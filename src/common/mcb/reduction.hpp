@@ -61,7 +61,7 @@ decltype(auto) visit_elem(Elem e, F&& f) {
     case Elem::uint64:
       return f(std::uint64_t{});
     case Elem::float16:
-#ifdef __FLT16_MANT_DIG__  // the compiler has _Float16 (GCC 12 and Clang on x86-64)
+#if defined(__FLT16_MANT_DIG__) && !defined(__CUDACC__)  // _Float16: GCC 12 and Clang on x86-64 (nvcc: not)
       return f(_Float16{});
 #else
       return f(std::uint16_t{});  // never: float16 is refused without _Float16
