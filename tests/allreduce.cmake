@@ -469,9 +469,18 @@ add_test(NAME copy_bw_all_cores COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SO
          "--expect-stdout=# mcb_copy_bw: [0-9]+ threads? .of [0-9]+ cores." "--expect-stdout=\n65536( +[0-9.]+){7}\n"
          -- $<TARGET_FILE:mcb_copy_bw> -m 65536 -i 5 -t all)
 set_tests_properties(copy_bw_all_cores PROPERTIES LABELS unit TIMEOUT 60)
+if(MCB_HAVE_CUDA)
+  # The device kernels against a device-to-device copy: skipped without a GPU.
+  add_test(NAME gpu_copy_bw_cuda COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/run_mpi.py --no-mpi
+           "--expect-stdout=cuda memory of .*\n(.*\n)*1048576( +[0-9.]+){7}\n"
+           -- $<TARGET_FILE:mcb_copy_bw> -d cuda -m 1048576 -i 5)
+  set_tests_properties(gpu_copy_bw_cuda PROPERTIES LABELS "unit;gpu" TIMEOUT 60
+                       SKIP_REGULAR_EXPRESSION "no usable CUDA device|no CUDA device on this node")
+endif()
 foreach(case "iterations_zero|--iterations 0: must be >= 1|-i 0" "size_garbage|--message-size 0:x|-m 0:x"
              "unknown_option|--bogus|--bogus" "threads_zero|--threads 0: expected a positive integer or all|-t 0"
-             "threads_garbage|--threads many: expected a positive integer or all|-t many")
+             "threads_garbage|--threads many: expected a positive integer or all|-t many"
+             "mem_garbage|--mem gpu: expected host, cuda or hip|-d gpu")
   string(REPLACE "|" ";" c "${case}")
   list(GET c 0 name)
   list(GET c 1 regex)
@@ -516,6 +525,7 @@ mcb_bad_input(allreduce_ppg_not_dividing 8 "--procs-per-gpu 3 does not divide th
 mcb_bad_input(allreduce_ppg_product 8 "--gpus-per-node 2 x --procs-per-gpu 4 = 8 ranks per node, but there are 4"
               -- ${AR} --ranks-per-node 4 --gpus-per-node 2 --procs-per-gpu 4)
 mcb_bad_input(allreduce_gpu_aware 2 "--gpu-aware maybe: expected auto, yes or no" -- ${AR} --gpu-aware maybe)
+mcb_bad_input(allreduce_staging 2 "--staging locked: expected pinned or pageable" -- ${AR} --staging locked)
 mcb_bad_input(allreduce_ppg_zero 2 "--procs-per-gpu 0: must be >= 1" -- ${AR} --procs-per-gpu 0)
 mcb_bad_input(allreduce_gpus_zero 2 "--gpus-per-node 0: must be >= 1" -- ${AR} --gpus-per-node 0)
 mcb_bad_input(allreduce_ppg_cuda_missing 4 "this build has no CUDA backend"
@@ -533,8 +543,17 @@ foreach(dev cuda hip)
     mcb_mpi_test(gpu_allreduce_ppg_${dev}_aware 4 --expect-ranks --expect-rows 16
                  -- ${AR} -d ${dev} -c -m 4,20,16384,4194304 -i 2 -x 1 --algorithm lane,ppg_standard,ppg_lane,system
                  --ranks-per-node 4 --gpus-per-node 2 --procs-per-gpu 2 --gpu-aware yes)
+    # An MPI that cannot read device memory refuses --gpu-aware yes: skipped there.
     set_tests_properties(gpu_allreduce_ppg_${dev}_host_copy gpu_allreduce_ppg_${dev}_aware PROPERTIES
-                         LABELS gpu SKIP_REGULAR_EXPRESSION "no usable ${DEV} device|no ${DEV} device on this node")
+                         LABELS gpu SKIP_REGULAR_EXPRESSION
+                         "no usable ${DEV} device|no ${DEV} device on this node|cannot read ${dev} device memory")
+    # The refusal itself, one line and exit 2 on every rank, before any device
+    # is touched (so it runs without a GPU), where the MPI's query says no.
+    if(NOT MCB_MPI_PREFIX)
+      mcb_bad_input(gpu_aware_refused_${dev} 4
+                    "--gpu-aware yes: this MPI .* cannot read ${dev} device memory .* says no.; use --gpu-aware no"
+                    -- ${AR} -d ${dev} --gpu-aware yes -m 4 --ranks-per-node 2 --procs-per-gpu 2)
+    endif()
   endif()
 endforeach()
 

@@ -8,8 +8,10 @@
 // as the allreduce counts its own (bytes read plus bytes written: 2N per
 // copy, 3N and 4N per sum, times T). With buffers larger than the last-level cache, the
 // all-core traffic is the bandwidth the allreduce's traffic is held against
-// (scripts/allreduce_vs_system.py). No MPI communication.
-//   mcb_copy_bw [-m SIZES] [-i ITERATIONS] [-t THREADS|all]
+// (scripts/allreduce_vs_system.py). With -d cuda the same three on one GPU's
+// memory: a device-to-device copy against mcb's device reduction kernels
+// (Memory::reduce), each timed to its completion. No MPI communication.
+//   mcb_copy_bw [-m SIZES] [-i ITERATIONS] [-t THREADS|all] [-d host|cuda|hip]
 #include <pthread.h>
 #include <sched.h>
 #include <unistd.h>
@@ -28,7 +30,6 @@
 #include "harness/options.hpp"
 #include "mcb/error.hpp"
 #include "mcb/memory.hpp"
-#include "vector.hpp"
 
 namespace {
 
@@ -40,8 +41,7 @@ struct Times {
   std::vector<double> copy, sum, push;
 };
 
-Times run(std::size_t n, int threads, int warmup, int iterations) {
-  const mcb::Memory& mem = mcb::host_memory();
+Times run(const mcb::Memory& mem, std::size_t n, int threads, int warmup, int iterations) {
   Times t;
   t.copy.assign(static_cast<std::size_t>(iterations), 0.0);
   t.sum.assign(static_cast<std::size_t>(iterations), 0.0);
@@ -54,25 +54,25 @@ Times run(std::size_t n, int threads, int warmup, int iterations) {
     CPU_SET(static_cast<unsigned>(id) % std::max(1u, std::thread::hardware_concurrency()), &set);
     pthread_setaffinity_np(pthread_self(), sizeof set, &set);  // first touch and work on one core
     mcb::Buffer a(mem, n), b(mem, n), c(mem, n), d(mem, n);
-    std::memset(a.data(), 1, n);
-    std::memset(b.data(), 2, n);
-    std::memset(c.data(), 3, n);
-    std::memset(d.data(), 4, n);
+    mem.fill(a.data(), 1, n);
+    mem.fill(b.data(), 2, n);
+    mem.fill(c.data(), 3, n);
+    mem.fill(d.data(), 4, n);
     const void* srcs[2] = {a.data(), b.data()};
     void* dst[2] = {c.data(), d.data()};
     const int floats = static_cast<int>(n / sizeof(float));
     for (int it = -warmup; it < iterations; ++it) {
       sync.arrive_and_wait();
       const auto t0 = clock_type::now();
-      std::memcpy(c.data(), a.data(), n);
+      mem.copy(c.data(), a.data(), n);
       const auto t1 = clock_type::now();
       sync.arrive_and_wait();
       const auto t2 = clock_type::now();
-      mcb::allreduce::detail::reduce_many_to(dst, 1, srcs, 2, floats, MPI_FLOAT, MPI_SUM);
+      mem.reduce(dst, 1, srcs, 2, floats, MPI_FLOAT, MPI_SUM);
       const auto t3 = clock_type::now();
       sync.arrive_and_wait();
       const auto t4 = clock_type::now();
-      mcb::allreduce::detail::reduce_many_to(dst, 2, srcs, 2, floats, MPI_FLOAT, MPI_SUM);
+      mem.reduce(dst, 2, srcs, 2, floats, MPI_FLOAT, MPI_SUM);
       const auto t5 = clock_type::now();
       if (it < 0) continue;
       copy[static_cast<std::size_t>(id)].push_back(std::chrono::duration<double>(t1 - t0).count());
@@ -105,10 +105,15 @@ int main(int argc, char** argv) {
                "mcb_copy_bw"};
   std::string sizes = "4194304", threads_text = "1";
   int iterations = 100;
+  std::string mem_name = "host";
   app.add_option("-m,--message-size", sizes, "bytes: MIN:MAX doubling, or a list a,b,c")->capture_default_str();
   app.add_option("-i,--iterations", iterations, "copies per size")->capture_default_str();
   app.add_option("-t,--threads", threads_text,
                  "threads at once, one per core, each with its own buffers; all: one per core")
+      ->capture_default_str();
+  app.add_option("-d,--mem", mem_name,
+                 "host (one buffer set per thread) or cuda/hip (one GPU: device-to-device copy and mcb's device "
+                 "reduction kernels)")
       ->capture_default_str();
   app.set_version_flag("--version", std::string(MCB_VERSION));
   try {
@@ -125,6 +130,9 @@ int main(int argc, char** argv) {
     }
     if (iterations < 1) throw mcb::Error("--iterations " + std::to_string(iterations) + ": must be >= 1");
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const mcb::Memory& mem = mcb::memory_for(mcb::parse_mem_kind(mem_name));
+    const bool device = mem.kind() != mcb::MemKind::host;
+    if (device && threads_text != "1") throw mcb::Error("--threads " + threads_text + ": one GPU is one thread");
     int threads = cores;
     if (threads_text != "all") {
       if (!mcb::Params::is_integer(threads_text) || std::stol(threads_text) < 1)
@@ -137,10 +145,19 @@ int main(int argc, char** argv) {
                                               : mcb::bench::parse_sizes(sizes);
     const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
     const int warmup = iterations / 10 + 1;
-    std::printf(
-        "# mcb_copy_bw: %d thread%s (of %d cores), each with its own buffers; median over %d iterations of "
-        "the slowest thread, after %d warm-up\n",
-        threads, threads == 1 ? "" : "s", cores, iterations, warmup);
+    if (device) {
+      mem.select_device(0);
+      const auto info = mem.device_info();
+      std::printf(
+          "# mcb_copy_bw: %s memory of %s; median over %d iterations, after %d warm-up, each operation timed to its "
+          "end (stream synchronized)\n",
+          mem_name.c_str(), info ? info->name.c_str() : "the first device", iterations, warmup);
+    } else {
+      std::printf(
+          "# mcb_copy_bw: %d thread%s (of %d cores), each with its own buffers; median over %d iterations of "
+          "the slowest thread, after %d warm-up\n",
+          threads, threads == 1 ? "" : "s", cores, iterations, warmup);
+    }
     std::printf(
         "# traffic: bytes read plus written per second by all threads (per thread: copy 2N, sum of two into one "
         "3N, into two (a 2-rank push) 4N); last-level cache as sysconf gives it: %s\n",
@@ -148,7 +165,7 @@ int main(int argc, char** argv) {
     std::printf("%-12s%14s%14s%16s%14s%16s%14s%16s\n", "# Size", "Copy(us)", "GB/s", "Copy traffic", "Sum(us)",
                 "Sum traffic", "Push(us)", "Push traffic");
     for (std::size_t n : list) {
-      const Times t = run(n, threads, warmup, iterations);
+      const Times t = run(mem, n, threads, warmup, iterations);
       const double copy = median(t.copy), sum = median(t.sum), push = median(t.push);
       const double bytes = static_cast<double>(n), summed = static_cast<double>(n / sizeof(float) * sizeof(float));
       std::printf("%-12zu%14.2f%14.2f%16.2f%14.2f%16.2f%14.2f%16.2f\n", n, copy * 1e6, bytes / copy * 1e-9,
