@@ -1,8 +1,8 @@
 // HIP memory backend, the twin of memory_cuda.cu for AMD GPUs. Built only
-// with MCB_ENABLE_HIP, by the host compiler: it has no device kernels, so
-// mcb's own reductions refuse HIP device memory (the MPI's, and host copies,
-// work). Copies and fills return when their bytes are in place, as
-// memory_cuda.cu's (the processes of a GPU signal each other right after).
+// with MCB_ENABLE_HIP, by the host compiler; its reduction kernels are
+// device_reduction.hpp compiled by hipcc (reduction_hip.hip). Copies, fills
+// and reductions return when their bytes are in place, as memory_cuda.cu's
+// (the processes of a GPU signal each other right after).
 #include <hip/hip_runtime_api.h>
 
 #include <cstring>
@@ -13,6 +13,10 @@
 #include "mcb/memory.hpp"
 
 namespace mcb {
+
+void hip_reduce(void* const* dsts, int nd, const void* const* srcs, int k, int n, MPI_Datatype type,
+                MPI_Op op);  // reduction_hip.hip
+
 namespace {
 
 void check(hipError_t err, const char* what) {
@@ -59,10 +63,12 @@ class HipMemory final : public Memory {
     check(hipMemsetAsync(dst, byte, bytes, nullptr), "hipMemsetAsync");
     check(hipStreamSynchronize(nullptr), "hipMemsetAsync");
   }
-  void reduce(void* const*, int, const void* const*, int, int, MPI_Datatype, MPI_Op) const override {
-    throw Error(
-        "--mem hip: mcb's reductions have no HIP device kernels in this build; use --gpu-aware no (host "
-        "copies) or an algorithm that reduces with MPI");
+  void reduce(void* const* dsts, int nd, const void* const* srcs, int k, int n, MPI_Datatype type,
+              MPI_Op op) const override {
+    if (n <= 0 || k <= 0 || nd <= 0) return;
+    hip_reduce(dsts, nd, srcs, k, n, type, op);
+    check(hipGetLastError(), "reduction kernel launch");
+    check(hipStreamSynchronize(nullptr), "reduction kernel");
   }
   Buffer staging_buffer(std::size_t bytes, Staging staging) const override {
     if (staging == Staging::pageable) return Buffer(host_memory(), bytes);
