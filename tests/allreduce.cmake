@@ -528,8 +528,10 @@ mcb_bad_input(allreduce_gpu_aware 2 "--gpu-aware maybe: expected auto, yes or no
 mcb_bad_input(allreduce_staging 2 "--staging locked: expected pinned or pageable" -- ${AR} --staging locked)
 mcb_bad_input(allreduce_ppg_zero 2 "--procs-per-gpu 0: must be >= 1" -- ${AR} --procs-per-gpu 0)
 mcb_bad_input(allreduce_gpus_zero 2 "--gpus-per-node 0: must be >= 1" -- ${AR} --gpus-per-node 0)
-mcb_bad_input(allreduce_ppg_cuda_missing 4 "this build has no CUDA backend"
-              -- ${AR} -d cuda --ranks-per-node 2 --procs-per-gpu 2)
+if(NOT MCB_HAVE_CUDA)
+  mcb_bad_input(allreduce_ppg_cuda_missing 4 "this build has no CUDA backend"
+                -- ${AR} -d cuda --ranks-per-node 2 --procs-per-gpu 2)
+endif()
 
 # On a GPU (CUDA or HIP build): the same algorithms on device buffers shared
 # through IPC handles, GPU-aware MPI and host copies. Without a GPU these
@@ -551,7 +553,7 @@ foreach(dev cuda hip)
     # is touched (so it runs without a GPU), where the MPI's query says no.
     if(NOT MCB_MPI_PREFIX)
       mcb_bad_input(gpu_aware_refused_${dev} 4
-                    "--gpu-aware yes: this MPI .* cannot read ${dev} device memory .* says no.; use --gpu-aware no"
+                    "--gpu-aware yes: this MPI .* cannot read ${dev} device memory .* says no.. use --gpu-aware no"
                     -- ${AR} -d ${dev} --gpu-aware yes -m 4 --ranks-per-node 2 --procs-per-gpu 2)
     endif()
   endif()
