@@ -80,7 +80,9 @@ class Runner {
       };
       x.send = buffer(send_bytes);
       x.recv = buffer(recv_bytes);
-      if (staged(algorithm)) {
+      // Host copies for the processes that run the algorithm (one per GPU
+      // when its processes share the buffers): pinned memory is committed.
+      if (staged(algorithm) && (!groups_ || leaders_)) {
         x.host_send = mem_.staging_buffer(send_bytes, opt_.staging);
         x.host_recv = mem_.staging_buffer(recv_bytes, opt_.staging);
       }
