@@ -152,5 +152,19 @@ for kind in host-copies gpu-aware; do
       --csv "$out/ppg-$kind/allreduce_ppg_sizes-p$ppg-N2-n$((2 * ppg))-run1.csv"
   done
 done
+gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1)
+cat >"$out/README.md" <<README
+# mcb GPU check, $(date -u +%Y-%m-%d) on ${gpu:-an unnamed GPU}
+
+What ran: ci/gpu-check.sh of mcb $(git -C "$(dirname "$0")/.." rev-parse --short HEAD 2>/dev/null || echo "(no git)"),
+with the bundles of scripts/gpu/bundle.sh (Debian's Open MPI 4.1.4: host copies; a CUDA-aware
+build of the same Open MPI: GPU-aware). Every multi-process run is **one GPU shared by two
+virtual nodes** (--ranks-per-node PPG --gpus-per-node 1: both "nodes" drive device 0, and
+their MPI messages cross shared memory, not a network): not the paper's machines (Delta's
+4 A100 per node over Slingshot). What it can show: the processes of one GPU sharing its
+buffers, time-slicing it without MPS and sharing it under MPS, and the cost of host copies
+through pinned and pageable memory; what it cannot: any inter-node effect, or more than one
+GPU per node. summary.txt has a line per step, env.txt the machine.
+README
 echo "total $(($(date +%s) - start)) s" | tee -a "$summary"
 exit $failed
