@@ -13,11 +13,17 @@
 # and writes one folder of results: summary.txt (a line per step: rc,
 # seconds, failed validations), env.txt, every step's log and CSV.
 #   ci/gpu-check.sh [BUNDLE_DIR] [OUT_DIR]   (defaults .gpu and $OUT/gpu-check)
+# BUNDLE_DIR holds the bundles' folders, or only their pack (pack/bundles.tar.xz,
+# which is what travels to the GPU machine), unpacked here first.
 # Environment: DEADLINE (seconds for the whole check, default 450: steps
 # that would start after it are skipped, with a line), QUICK=1 (checks only).
 # Exit: 0 when every check passed, 1 otherwise (timed steps count too).
 set -uo pipefail
 bundle=$(cd "${1:-.gpu}" && pwd)
+if [[ ! -d $bundle/debian && -f $bundle/pack/bundles.tar.xz ]]; then
+  tar -C "$bundle" -xJf "$bundle/pack/bundles.tar.xz" || { echo "gpu-check: cannot unpack $bundle/pack" >&2; exit 2; }
+fi
+[[ -f $bundle/debian/env.sh ]] || { echo "gpu-check: no bundle in $bundle (scripts/gpu/bundle.sh)" >&2; exit 2; }
 out=${2:-${OUT:-/tmp/out}/gpu-check}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -84,7 +90,9 @@ A=all
 # 1. Checks with Debian's Open MPI (host copies), without MPS, then with it.
 use debian
 mcb_allreduce --version >>"$out/env.txt" 2>&1
-step unit_device_kernels 60 mcb_unit_tests --gtest_filter='DeviceReduction.*:HostMemory.*'
+# The device kernels' unit test: skipped (no GPU seen) counts as failed here.
+step unit_device_kernels 120 bash -c 'out=$(mcb_unit_tests --gtest_filter="DeviceReduction.*:HostMemory.*" 2>&1)
+  rc=$?; echo "$out"; [[ $rc == 0 ]] && ! grep -q "SKIPPED \]" <<<"$out"'
 step refuse_gpu_aware 30 --expect-rc 2 "${R[@]}" -n 4 mcb_allreduce -d cuda --gpu-aware yes -m 4 \
   --ranks-per-node 2 --procs-per-gpu 2
 for m in off on; do

@@ -230,7 +230,7 @@ mcb_preload_bad(cache "MCB_ALLTOALL=tra;MCB_PRELOAD_CACHE=8" "MCB_PRELOAD_CACHE=
 # call PMPI_* (not intercepted: no report at all).
 include(CheckLanguage)
 check_language(Fortran)
-if(CMAKE_Fortran_COMPILER)
+if(CMAKE_Fortran_COMPILER AND NOT MCB_MPI_NO_FORTRAN)
   enable_language(Fortran)
   find_package(MPI COMPONENTS Fortran)
 endif()
