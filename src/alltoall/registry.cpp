@@ -13,6 +13,7 @@ namespace mcb::alltoall {
 #define MCB_ALLTOALL_ALGORITHMS(X) \
   X(pairwise)                      \
   X(nonblocking)                   \
+  X(scatter_dest)                  \
   X(bruck)                         \
   X(tra)                           \
   X(tra2)                          \
@@ -22,7 +23,7 @@ namespace mcb::alltoall {
   X(locality_aware)                \
   X(multileader_node_aware)
 
-MCB_ALGORITHM_REGISTRY(alltoall, MCB_ALLTOALL_ALGORITHMS)
+MCB_ALGORITHM_REGISTRY_CHARGED(alltoall, MCB_ALLTOALL_ALGORITHMS, mpich_system)
 
 const Algorithm& find(const std::string& name) {
   for (const auto& a : algorithms())

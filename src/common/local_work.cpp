@@ -81,6 +81,11 @@ void charge() {
 
 void enable(bool on) { meter().on = on; }
 
+bool charged() {
+  const Meter& m = loaded();
+  return m.on && (m.copy_bw > 0 || m.reduce_bw > 0);
+}
+
 std::string describe() {
   const Meter& m = loaded();
   if (!m.on) return "not charged (--sim-local-work off)";

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "mcb/error.hpp"
+#include "mcb/local_work.hpp"
 
 #if defined(OPEN_MPI) && OPEN_MPI
 #include <mpi-ext.h>
@@ -112,14 +113,17 @@ Plan persistent(Collective c, const CollArgs& args) {
 #endif
 }
 
-std::vector<Algorithm> algorithms(Collective c) {
+std::vector<Algorithm> algorithms(Collective c, PlanFactory charged) {
   const Names n = names(c);
   const std::string what = c == Collective::reduce ? " to rank 0" : c == Collective::bcast ? " from rank 0" : "";
   std::vector<Algorithm> v;
   v.push_back({"system",
                "the system MPI's MPI_" + std::string(n.mpi) + what,
                {},
-               [c](const CollArgs& a, const Layout&, const Params&) { return blocking(c, a); }});
+               [c, charged](const CollArgs& a, const Layout& layout, const Params& params) {
+                 if (charged && local_work::charged()) return charged(a, layout, params);
+                 return blocking(c, a);
+               }});
   if (!n.persistent) return v;
   Algorithm p{"system_persistent",
               "the system MPI's persistent " + std::string(n.lower) + " (MPI_" + n.mpi + "_init)",

@@ -24,6 +24,15 @@ Plan pairwise(const CollArgs& args);
 /// Non-blocking exchange (Algorithm 2): all Irecv/Isend, one Waitall.
 /// Phase: exchange.
 Plan nonblocking(const CollArgs& args);
+/// MPICH's medium-message exchange (MVAPICH2's scatter_dest, as SMPI runs
+/// it): Irecv/Isend in windows of 4 partners, a Waitall each. Phase: exchange.
+Plan scatter_dest(const CollArgs& args);
+/// What SimGrid 3.32's MPICH selector runs for MPI_Alltoall with blocks of
+/// `block_bytes` on `p` ranks: "bruck", "scatter_dest" or "pairwise".
+std::string mpich_choice(std::size_t block_bytes, int p);
+/// That algorithm by mcb's implementation, in one phase "alltoall": the
+/// simulation build's `system` where local work is charged (mcb/system.hpp).
+Plan mpich_system(const CollArgs& args, const Layout& layout, const Params& params);
 /// Bruck: ceil(log2 P) rounds, any P (TRA with radix 2). Phases: rotate,
 /// exchange, rotate_back.
 Plan bruck(const CollArgs& args);

@@ -86,8 +86,13 @@ void Reporter::print_header(const Algorithm& algorithm, const Plan& plan, const 
   if (id_.platform != "none") {
     std::printf("# simulated platform: %s (times are the model's, not a machine's)\n", id_.platform.c_str());
 #ifdef MCB_SIMULATE
+    // A system plan that pays its local work says what it runs (a note
+    // "system: ..."); SMPI's own collective pays none.
+    std::string system_pays = "; SMPI's own collective charges none of its own";
+    for (const auto& note : plan.notes())
+      if (note.rfind("system: ", 0) == 0) system_pays = "; " + note;
     std::printf("# local work: %s%s\n", local_work::describe().c_str(),
-                algorithm.name.rfind("system", 0) == 0 ? "; SMPI's own collective charges none of its own" : "");
+                algorithm.name.rfind("system", 0) == 0 ? system_pays.c_str() : "");
 #endif
   }
   if (opt_.sim_shared_malloc > 0)

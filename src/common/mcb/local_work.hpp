@@ -32,10 +32,13 @@ void charge();
 void enable(bool on);
 /// What the header says: the rates charged, or why nothing is.
 std::string describe();
+/// Whether local work costs simulated time: on, and the platform has rates.
+bool charged();
 #else
 inline void copy(std::size_t) {}
 inline void reduce(std::size_t) {}
 inline void charge() {}
+inline bool charged() { return false; }
 #endif
 
 }  // namespace mcb::local_work

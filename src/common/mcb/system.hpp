@@ -25,8 +25,13 @@ Plan persistent(Collective c, const CollArgs& args);
 bool have_persistent(Collective c);
 /// The registry's entries, in --list order: "system", and for alltoall,
 /// allgather and allreduce "system_persistent" (marked unavailable, with
-/// the reason, where this MPI has no initialiser).
-std::vector<Algorithm> algorithms(Collective c);
+/// the reason, where this MPI has no initialiser). `charged`: in the
+/// simulation build, where local work costs simulated time
+/// (local_work::charged()), `system` runs this plan instead of SMPI's own
+/// collective, which pays none of its copies: mcb's implementation of what
+/// SMPI's selector runs, so that the reference pays like the algorithms it
+/// is held against. Empty: SMPI's own everywhere.
+std::vector<Algorithm> algorithms(Collective c, PlanFactory charged = {});
 
 }  // namespace mcb::system_mpi
 
@@ -36,13 +41,16 @@ std::vector<Algorithm> algorithms(Collective c);
 /// system_mpi::Collective::coll, then those of LIST, an X-macro naming one
 /// algorithm per line (each declared in its own file with
 /// MCB_DECLARE_ALGORITHM), in --list order.
-#define MCB_ALGORITHM_REGISTRY(coll, LIST)                                                           \
-  LIST(MCB_REGISTRY_DECLARE_)                                                                        \
-  const std::vector<Algorithm>& algorithms() {                                                       \
-    static const std::vector<Algorithm> list = [] {                                                  \
-      std::vector<Algorithm> v = ::mcb::system_mpi::algorithms(::mcb::system_mpi::Collective::coll); \
-      LIST(MCB_REGISTRY_ADD_)                                                                        \
-      return v;                                                                                      \
-    }();                                                                                             \
-    return list;                                                                                     \
+#define MCB_ALGORITHM_REGISTRY(coll, LIST) MCB_ALGORITHM_REGISTRY_CHARGED(coll, LIST, {})
+/// The same, with the plan `system` runs where the simulation build charges
+/// local work (system_mpi::algorithms' `charged`).
+#define MCB_ALGORITHM_REGISTRY_CHARGED(coll, LIST, charged)                                                   \
+  LIST(MCB_REGISTRY_DECLARE_)                                                                                 \
+  const std::vector<Algorithm>& algorithms() {                                                                \
+    static const std::vector<Algorithm> list = [] {                                                           \
+      std::vector<Algorithm> v = ::mcb::system_mpi::algorithms(::mcb::system_mpi::Collective::coll, charged); \
+      LIST(MCB_REGISTRY_ADD_)                                                                                 \
+      return v;                                                                                               \
+    }();                                                                                                      \
+    return list;                                                                                              \
   }
