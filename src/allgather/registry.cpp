@@ -12,6 +12,6 @@ namespace mcb::allgather {
   X(bruck)                          \
   X(sparbit)
 
-MCB_ALGORITHM_REGISTRY(allgather, MCB_ALLGATHER_ALGORITHMS)
+MCB_ALGORITHM_REGISTRY_CHARGED(allgather, MCB_ALLGATHER_ALGORITHMS, mpich_system)
 
 }  // namespace mcb::allgather

@@ -5,11 +5,11 @@ import subprocess
 import sys
 
 
-def simulate(py, build, platform, nodes, k, out, mcb_args, timeout=240):
-    """Runs mcb_alltoall MCB_ARGS on NODES x K ranks of PLATFORM; exits the
-    test on failure. Returns ({(algorithm, params, size, phase): row}, stdout)."""
+def simulate(py, build, platform, nodes, k, out, mcb_args, timeout=240, binary="mcb_alltoall"):
+    """Runs BINARY MCB_ARGS on NODES x K ranks of PLATFORM; exits the test on
+    failure. Returns ({(algorithm, params, size, phase): row}, stdout)."""
     cmd = [sys.executable, py, "--build", build, "--platform", platform, "--nodes", str(nodes),
-           "--ranks-per-node", str(k), "--out", out, "--timeout", str(timeout), "--", "mcb_alltoall"] + mcb_args
+           "--ranks-per-node", str(k), "--out", out, "--timeout", str(timeout), "--", binary] + mcb_args
     print("+", " ".join(cmd), flush=True)
     proc = subprocess.run(cmd, capture_output=True, text=True)
     sys.stdout.write(proc.stdout[-4000:] + proc.stderr[-2000:])

@@ -35,6 +35,12 @@ Plan bruck(const CollArgs& args);
 /// Sparbit (stripe parallel binomial trees, Algorithm 1): ceil(log2 P)
 /// steps of halving distance, one message per block. Any P. Phase: exchange.
 Plan sparbit(const CollArgs& args);
+/// What SimGrid 3.32's MPICH selector runs for MPI_Allgather with blocks of
+/// `block_bytes` on `p` ranks: "recursive_doubling", "bruck" or "ring".
+std::string mpich_choice(std::size_t block_bytes, int p);
+/// That algorithm by mcb's implementation, in one phase "allgather": the
+/// simulation build's `system` where local work is charged (mcb/system.hpp).
+Plan mpich_system(const CollArgs& args, const Layout& layout, const Params& params);
 
 /// One Sparbit step: every rank sends `blocks` blocks to rank + distance
 /// and receives as many from rank - distance.
