@@ -614,8 +614,9 @@ def sparbit_order(rows):
             share["block"] > share["cyclic"])
 
 
-def sparbit_gain(order, mean_pct, median_pct, tol_pp):
-    """Mean and median improvement over the second best where Sparbit wins (Table II, avg)."""
+def sparbit_gain(order, mean_pct, median_pct, highest_pct, tol_pp, highest_tol_pp=20.0):
+    """Mean and median improvement over the second best where Sparbit wins
+    (Table II, avg), and the highest one: all three of the paper's numbers."""
     def evaluate(rows):
         gains = sorted(g for best, g in sparbit_cells(rows, order).values() if best == "sparbit")
         if not gains:
@@ -624,7 +625,8 @@ def sparbit_gain(order, mean_pct, median_pct, tol_pp):
         median = (gains[n // 2] + gains[(n - 1) // 2]) / 2
         mean = sum(gains) / n
         return (f"mean {mean:.1f}%, median {median:.1f}%, highest {gains[-1]:.1f}% ({n} cells)",
-                abs(mean - mean_pct) <= tol_pp and abs(median - median_pct) <= tol_pp)
+                abs(mean - mean_pct) <= tol_pp and abs(median - median_pct) <= tol_pp
+                and abs(gains[-1] - highest_pct) <= highest_tol_pp)
     return evaluate
 
 
@@ -727,8 +729,8 @@ CLAIMS = [
     ("sp-order-yahoo", "Sparbit", "Fig. 5, V", "Yahoo: the sequential mapping gives Sparbit more wins than the "
      "cyclic one", "46.43% > 19.12%", "yahoo", "sequential share above cyclic", sparbit_order),
     ("sp-gain-yahoo", "Sparbit", "Table II", "Yahoo, sequential: Sparbit's mean (median) improvement over the second "
-     "best, in the cells it wins", "34.70% (26.16%), highest 84.16%", "yahoo", "mean and median within 10 points",
-     sparbit_gain("block", 34.70, 26.16, 10.0)),
+     "best, in the cells it wins", "34.70% (26.16%), highest 84.16%", "yahoo",
+     "mean and median within 10 points, highest within 20", sparbit_gain("block", 34.70, 26.16, 84.16, 10.0)),
     ("sp-strip-log-yahoo", "Sparbit", "Fig. 5(a), V", "Yahoo, sequential: in the cells Bruck and recursive "
      "doubling win, with them taken out, Sparbit is the fastest of the rest in 95.48%", "95.48%", "yahoo",
      "within 10% of the share", sparbit_strip(("bruck", "recursive_doubling"), 95.48, 0.1)),
@@ -746,7 +748,7 @@ CLAIMS = [
      "cyclic one", "39.64% > 30.83%", "cervino", "sequential share above cyclic", sparbit_order),
     ("sp-gain-cervino", "Sparbit", "Table II", "Cervino, sequential: Sparbit's mean (median) improvement over the "
      "second best, in the cells it wins", "30.23% (29.00%), highest 77.78%", "cervino",
-     "mean and median within 10 points", sparbit_gain("block", 30.23, 29.00, 10.0)),
+     "mean and median within 10 points, highest within 20", sparbit_gain("block", 30.23, 29.00, 77.78, 10.0)),
 ]
 
 # Claims a simulation can address that are not simulated at the papers'
