@@ -757,11 +757,13 @@ NOT_YET = []
 
 NOT_SIMULATED = [
     ("multiradix", "allreduce-shared-memory-multiradix",
-     "every claim: the algorithms read peers' buffers in shared memory (XPMEM) and their cost is memory traffic; "
-     "SMPI shares no memory between simulated ranks and has no memory system"),
+     "every claim: the algorithms read peers' buffers in shared memory (XPMEM) and their gains come from cache "
+     "use and memory traffic; SMPI shares no memory between simulated ranks, and even the node model (NAME-shm) has "
+     "memory links but no caches, so it cannot rank them; they are measured on real cores (docs/allreduce.md)"),
     ("ppg", "allreduce-multi-process-per-gpu",
-     "every claim: several processes share one GPU's buffers and the cost is GPU copies and kernels; SMPI has no "
-     "GPUs and refuses --procs-per-gpu above 1"),
+     "every claim: several processes share one GPU's buffers and the cost is GPU copies, kernels and time-slicing; "
+     "SMPI has no GPUs and refuses --procs-per-gpu above 1. One real H100 ran mcb once (issue 40: wrong at PPG 4 "
+     "without MPS, since fixed); ci/gpu-check.sh measures the figures on a lent GPU (docs/gpu.md), not run yet"),
 ]
 
 
