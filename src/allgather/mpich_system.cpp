@@ -26,12 +26,9 @@ Plan mpich_system(const CollArgs& args, const Layout&, const Params&) {
   const Plan inner = name == "recursive_doubling" ? recursive_doubling(args)
                      : name == "bruck"            ? bruck(args)
                                                   : ring(args);
-  Plan plan;
-  plan.append(inner, "allgather");
-  plan.add_note(
-      "system: MPICH's selection as SMPI makes it (recursive_doubling for P a power of two below 512 KiB in all, "
-      "bruck up to 80 KiB, ring above), run by mcb's implementations, paying their local work");
-  return plan;
+  return system_mpi::charged_plan(system_mpi::Collective::allgather, inner,
+                                  "recursive_doubling for P a power of two below 512 KiB in all, bruck up to 80 "
+                                  "KiB, ring above");
 }
 
 }  // namespace mcb::allgather

@@ -27,12 +27,9 @@ std::string mpich_choice(std::size_t block_bytes, int p) {
 Plan mpich_system(const CollArgs& args, const Layout&, const Params&) {
   const std::string name = mpich_choice(args.block_bytes(), args.size());
   const Plan inner = name == "bruck" ? bruck(args) : name == "scatter_dest" ? scatter_dest(args) : pairwise(args);
-  Plan plan;
-  plan.append(inner, "alltoall");
-  plan.add_note(
-      "system: MPICH's selection as SMPI makes it (bruck below 256 B per block on 8 ranks or more, scatter_dest "
-      "below 32 KiB, pairwise above), run by mcb's implementations, paying their local work");
-  return plan;
+  return system_mpi::charged_plan(system_mpi::Collective::alltoall, inner,
+                                  "bruck below 256 B per block on 8 ranks or more, scatter_dest below 32 KiB, "
+                                  "pairwise above");
 }
 
 }  // namespace mcb::alltoall

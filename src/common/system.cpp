@@ -89,6 +89,14 @@ Plan blocking(Collective c, const CollArgs& args) {
   return plan;
 }
 
+Plan charged_plan(Collective c, const Plan& inner, const std::string& rule) {
+  Plan plan;
+  plan.append(inner, names(c).lower);
+  plan.add_note("system: MPICH's selection as SMPI makes it (" + rule +
+                "), run by mcb's implementations, paying their local work");
+  return plan;
+}
+
 bool have_persistent(Collective c) { return MCB_HAVE_INIT && names(c).persistent; }
 
 Plan persistent(Collective c, const CollArgs& args) {

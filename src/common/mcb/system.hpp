@@ -7,6 +7,7 @@
 // measured against.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "mcb/collective.hpp"
@@ -32,6 +33,11 @@ bool have_persistent(Collective c);
 /// SMPI's selector runs, so that the reference pays like the algorithms it
 /// is held against. Empty: SMPI's own everywhere.
 std::vector<Algorithm> algorithms(Collective c, PlanFactory charged = {});
+/// A `charged` plan: `inner` (mcb's implementation of what SMPI's selector
+/// runs) in one phase named after the collective, as SMPI's own, with the
+/// note "system: MPICH's selection as SMPI makes it (RULE), run by mcb's
+/// implementations, paying their local work" that the header prints.
+Plan charged_plan(Collective c, const Plan& inner, const std::string& rule);
 
 }  // namespace mcb::system_mpi
 
