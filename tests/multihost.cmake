@@ -20,11 +20,11 @@ set(NODES_3x3 "ranks: 9, nodes: 3, ranks per node: 3, rank order")
 mcb_multihost_test(multihost_alltoall_family_2x4 8 ${H2x4} --expect-rows 48 --expect-stdout "${NODES_2x4}"
                    -- ${A2A} -c -m 1,64,4096 -i 1 -x 0 --algorithm ${NA_ALGOS},tra2 --inner pairwise,nonblocking,tra2
                       --procs-per-leader 2 --procs-per-group 2)
-mcb_multihost_test(multihost_alltoall_all_3x3_cyclic 9 ${H3x3} --expect-rows 165
+mcb_multihost_test(multihost_alltoall_all_3x3_cyclic 9 ${H3x3} --expect-rows 168
                    --expect-stdout "${NODES_3x3}: cyclic"
                    -- ${A2A} -c -m 1,7,300 -i 1 -x 0 --rank-order cyclic --procs-per-leader 1,3 --procs-per-group 1,3)
 # Uneven hosts: what needs even nodes is skipped under all and refused by name.
-mcb_multihost_test(multihost_uneven_skip_family 5 n1:3,n2:2 --expect-rows 6
+mcb_multihost_test(multihost_uneven_skip_family 5 n1:3,n2:2 --expect-rows 7
                    --expect-stdout "ranks: 5, nodes: 2, ranks per node: uneven"
                    --expect-stdout "# skipping multileader_node_aware, not applicable: needs the same number of ranks on every node"
                    --expect-stdout "# skipping tra2, not applicable: needs the same number of ranks on every node"
