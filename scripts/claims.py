@@ -10,6 +10,15 @@ NAME-shm-double).
 
   scripts/claims.py                          # reads plots/paper-scale/ (scripts/paper_scale.py run)
   scripts/claims.py --data DIR --markdown    # the table as Markdown (docs/claims.md carries it)
+  scripts/claims.py --write-doc docs/claims.md   # put the data's table under the page's "## The table"
+  scripts/claims.py --check-doc docs/claims.md   # the page's table and quoted numbers match the data
+
+A number that the prose of docs/claims.md quotes from the table carries the
+row and the column it comes from in an HTML comment right after it:
+`12.4%<!--sp-share-yahoo shm-->` (columns: costs, nocost, shm; a verdict
+word, HOLDS or DIFFERS, is checked against that column's verdict).
+--check-doc fails, listing each, where the page's table is not the one the
+data gives or a quoted number is not in its cell.
 
 Data: DIR/PART-PLATFORM/*.csv[.gz], written by scripts/paper_scale.py
 (PART: tra, ...; PLATFORM: the paper's machine NAME, NAME-nocost without
@@ -24,6 +33,7 @@ import glob
 import gzip
 import math
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -65,6 +75,13 @@ def param(r, name):
         if k == name:
             return v
     return None
+
+
+def thin(n, what, least=2):
+    """Why a verdict is thin (it rests on fewer than `least` of the points
+    the claim is about: one node count, one cell, no win), or None. An
+    evaluate function returns it as the third element of its answer."""
+    return f"rests on {n} {what}" if n < least else None
 
 
 def time_of(rows, algorithm, ranks, size, **params):
@@ -145,7 +162,7 @@ def tra_order(rows):
     if not n:
         raise LookupError("no (P, S) cell with system, tra and tra2")
     return (f"TRA2 < TRA in {tra2_tra}/{n} (P, S) cells, both < system in {tra_sys}/{n}",
-            tra2_tra >= 0.8 * n and tra_sys >= 0.8 * n)
+            tra2_tra >= 0.8 * n and tra_sys >= 0.8 * n, thin(n, "(P, S) cell"))
 
 
 def tra2_sweep(rows, kind, p, s):
@@ -172,7 +189,8 @@ def tra_fig9_r1(rows):
         best = min(sweep, key=sweep.get)
         good += 8 in sweep and sweep[8] <= 1.10 * sweep[best]
         out.append(f"P={p} S={s}: best r1 {best}")
-    return f"r1 = 8 within 10% of the best in {good}/{len(cells)}; " + ", ".join(out), good >= 2 / 3 * len(cells)
+    return (f"r1 = 8 within 10% of the best in {good}/{len(cells)}; " + ", ".join(out), good >= 2 / 3 * len(cells),
+            thin(len(cells), "(P, S) cell"))
 
 
 def tra_fig9_r2(rows):
@@ -185,7 +203,8 @@ def tra_fig9_r2(rows):
         best = min(sweep, key=sweep.get)
         good += n in sweep and sweep[n] <= 1.10 * sweep[best] and best >= n / 2
         out.append(f"P={p} S={s}: best r2 {best} (N = {n})")
-    return f"r2 = N within 10% of the best in {good}/{len(cells)}; " + ", ".join(out), good >= 2 / 3 * len(cells)
+    return (f"r2 = N within 10% of the best in {good}/{len(cells)}; " + ", ".join(out), good >= 2 / 3 * len(cells),
+            thin(len(cells), "(P, S) cell"))
 
 
 def tra_fig9_inter(rows):
@@ -255,7 +274,7 @@ def loc_speedup(rows):
     if not sizes:
         raise LookupError("no size with system and locality_aware or multileader_node_aware")
     return (f"up to {best[0]:.2f}x (at {best[1]} B; sizes {', '.join(map(str, sizes))} B)",
-            abs(best[0] / 3.0 - 1) <= 0.4)
+            abs(best[0] / 3.0 - 1) <= 0.4, thin(len(sizes), "size"))
 
 
 def loc_nonblocking(rows):
@@ -268,7 +287,8 @@ def loc_nonblocking(rows):
                 wins += v < c[k.replace("/nonblocking", "/pairwise")]
     if not total:
         raise LookupError("no pairs of inner exchanges at 4 and 64 B")
-    return f"nonblocking inner faster in {wins}/{total} (algorithm, size <= 64 B)", wins >= 0.6 * total
+    return (f"nonblocking inner faster in {wins}/{total} (algorithm, size <= 64 B)", wins >= 0.6 * total,
+            thin(total, "(algorithm, size) pair"))
 
 
 def node_counts(rows, size, *algorithms):
@@ -343,7 +363,7 @@ def loc_fig15(rows):
             per.append(f"N={n}: inter {ph['inter_node'] / 1000:.1f} ms, intra {ph['intra_node'] / 1000:.2f} ms")
     if not per:
         raise LookupError("no node_aware/pairwise phases at 4096 B")
-    return "; ".join(per), ok
+    return "; ".join(per), ok, thin(len(per), "node count")
 
 
 def loc_fig16(rows):
@@ -412,7 +432,8 @@ def tra_fig11(rows):
         out.append(f"P={p} S={s}: best {best} ({sweep[root] / sweep[best]:.2f}x at {root})")
     if not n:
         raise LookupError("no radix sweep with ceil(sqrt P)")
-    return f"ceil(sqrt P) within 10% of the best in {good}/{n}; " + "; ".join(out), good >= 2 / 3 * n
+    return (f"ceil(sqrt P) within 10% of the best in {good}/{n}; " + "; ".join(out), good >= 2 / 3 * n,
+            thin(n, "(P, S) cell"))
 
 
 def tra_fig12(rows):
@@ -433,7 +454,7 @@ def tra_fig12(rows):
     if not n:
         raise LookupError("no tra_compare cell with system, tra and tra2 at P >= 64")
     return (f"both < system in {both}/{n} (P, S) cells (P 64-{max(p for p, _ in cells)}); TRA / TRA2 from "
-            f"{min(ratios):.2f} to {max(ratios):.2f}", both >= 0.8 * n)
+            f"{min(ratios):.2f} to {max(ratios):.2f}", both >= 0.8 * n, thin(n, "(P, S) cell"))
 
 
 def by_param(rows, algorithm, size, name, ranks=3584):
@@ -494,7 +515,7 @@ def loc_fig8_most(rows):
             wins += min(na) < min(la)
     if not sizes:
         raise LookupError("no node_aware and locality_aware at 32 nodes")
-    return f"locality_aware / node_aware: {', '.join(sizes)}", wins >= 0.7 * len(sizes)
+    return f"locality_aware / node_aware: {', '.join(sizes)}", wins >= 0.7 * len(sizes), thin(len(sizes), "size")
 
 
 def loc_fig9_small(rows):
@@ -525,7 +546,7 @@ def loc_fig11(rows):
         per.append(f"N={n}: {top}, system/mlna {c['system'] / mine:.2f}x")
     k = len(counts)
     return (f"mlna fastest at {best}/{k} node counts, faster than system at {beats}/{k} ({'; '.join(per)})",
-            best >= 0.6 * k and beats >= 0.6 * k)
+            best >= 0.6 * k and beats >= 0.6 * k, thin(k, "node count"))
 
 
 def loc_fig12(rows):
@@ -536,9 +557,10 @@ def loc_fig12(rows):
         if n >= 8:
             ok &= ratio > 1
         per.append(f"N={n}: node_aware/locality_aware {ratio:.3f}")
-    if not any(n >= 8 for n in counts):
+    large = sum(n >= 8 for n in counts)
+    if not large:
         raise LookupError("no node count of 8 or more at 4096 B")
-    return "; ".join(per), ok
+    return "; ".join(per), ok, thin(large, "node count of 8 or more")
 
 
 SPARBIT_PAPER = ("ring", "neighbor_exchange", "recursive_doubling", "bruck", "sparbit")
@@ -601,17 +623,23 @@ def sparbit_strip(removed, paper_pct, tol):
         if not won:
             return f"{' and '.join(removed)} fastest in no cell", False
         pct = 100.0 * taken / won
-        return f"{pct:.1f}% ({taken}/{won} cells)", abs(pct / paper_pct - 1) <= tol
+        return f"{pct:.1f}% ({taken}/{won} cells)", abs(pct / paper_pct - 1) <= tol, thin(won, "cells", 5)
     return evaluate
 
 
 def sparbit_order(rows):
-    share = {}
+    """The sequential share above the cyclic one; thin where a mapping's
+    share is no win at all (the order then says only that it never wins)."""
+    share, wins, cells_of = {}, {}, {}
     for order in ("block", "cyclic"):
         cells = sparbit_cells(rows, order)
-        share[order] = 100.0 * sum(best == "sparbit" for best, _ in cells.values()) / len(cells)
-    return (f"sequential {share['block']:.1f}%, cyclic {share['cyclic']:.1f}% of cells",
-            share["block"] > share["cyclic"])
+        wins[order], cells_of[order] = sum(best == "sparbit" for best, _ in cells.values()), len(cells)
+        share[order] = 100.0 * wins[order] / len(cells)
+    fewest = min(wins, key=wins.get)
+    name = {"block": "sequential", "cyclic": "cyclic"}
+    return (f"sequential {share['block']:.1f}% ({wins['block']}/{cells_of['block']}), cyclic "
+            f"{share['cyclic']:.1f}% ({wins['cyclic']}/{cells_of['cyclic']}) of cells", share["block"] > share["cyclic"],
+            thin(wins[fewest], f"{name[fewest]} win(s) of {cells_of[fewest]} cells"))
 
 
 def sparbit_gain(order, mean_pct, median_pct, highest_pct, tol_pp, highest_tol_pp=20.0):
@@ -626,7 +654,7 @@ def sparbit_gain(order, mean_pct, median_pct, highest_pct, tol_pp, highest_tol_p
         mean = sum(gains) / n
         return (f"mean {mean:.1f}%, median {median:.1f}%, highest {gains[-1]:.1f}% ({n} cells)",
                 abs(mean - mean_pct) <= tol_pp and abs(median - median_pct) <= tol_pp
-                and abs(gains[-1] - highest_pct) <= highest_tol_pp)
+                and abs(gains[-1] - highest_pct) <= highest_tol_pp, thin(n, "cells won", 5))
     return evaluate
 
 
@@ -767,10 +795,93 @@ NOT_SIMULATED = [
 ]
 
 
+QUOTE = re.compile(r"(\d[\d.,]*(?:\s?(?:%|x|us|ms|s|GB/s))?|HOLDS|DIFFERS)<!--\s*([A-Za-z0-9-]+)\s+"
+                   r"(costs|nocost|shm)\s*-->")
+
+
+def render(table, summary):
+    """The Markdown table and its summary line, as docs/claims.md carries them."""
+    lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
+    lines += ["| " + " | ".join(c.replace("|", "/") for c in row) + " |" for row in table]
+    return lines + ["", summary]
+
+
+def table_block(text):
+    """(start, end) line indices of the table block under "## The table"
+    (up to the next "## " heading), or None."""
+    lines = text.split("\n")
+    start = next((i for i, line in enumerate(lines) if line == "## The table"), None)
+    if start is None:
+        return None
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    return start + 1, end
+
+
+def write_doc(path, table, summary):
+    """Replaces the page's table block with the data's."""
+    text = open(path).read()
+    where = table_block(text)
+    if where is None:
+        sys.exit(f"claims.py: {path}: no '## The table' section")
+    lines = text.split("\n")
+    lines[where[0]:where[1]] = [""] + render(table, summary) + [""]
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+
+
+def check_doc(path, table, summary):
+    """Problems of the page at `path` against the table: its table block
+    (under "## The table") differs, or a quoted number is not in its cell."""
+    text = open(path).read()
+    problems = []
+    where = table_block(text)
+    if where is None:
+        return [f"{path}: no '## The table' section"]
+    block = "\n".join(text.split("\n")[where[0]:where[1]]).strip().split("\n")
+    want = render(table, summary)
+    if block != want:
+        for i, (a, b) in enumerate(zip(block + [""] * len(want), want + [""] * len(block))):
+            if a != b:
+                problems.append(f"{path}: the table differs from the data's at its line {i + 1}:\n    page: {a[:200]}"
+                                f"\n    data: {b[:200]}")
+                break
+        problems.append(f"  (regenerate: scripts/claims.py --write-doc {path})")
+    rows = {row[0]: row for row in table}
+    column = {"costs": 5, "nocost": 7, "shm": 9}
+    for n, line in enumerate(text.split("\n"), 1):
+        for value, cid, model in QUOTE.findall(line):
+            if cid not in rows:
+                problems.append(f"{path}:{n}: quotes row '{cid}', which the table does not have")
+                continue
+            cell, verdict = rows[cid][column[model]], word(rows[cid][column[model] + 1])
+            if value in ("HOLDS", "DIFFERS"):
+                if value != verdict:
+                    problems.append(f"{path}:{n}: says {cid} {value} ({model}); the table says {verdict}")
+            elif not re.search(re.escape(value) + r"(?![\d])", cell):
+                problems.append(f"{path}:{n}: quotes {value} from {cid} ({model}); the cell says: {cell[:160]}")
+    return problems
+
+
+def changes(table):
+    return sum(r[11].startswith("CHANGES") for r in table)
+
+
+def word(verdict):
+    """HOLDS, DIFFERS or - of a verdict cell ("HOLDS, thin" -> "HOLDS")."""
+    return verdict.split(",")[0]
+
+
+HEADER = ["claim", "paper", "figure", "what", "paper's value", "mcb, per-message costs", "verdict",
+          "mcb, no per-message costs", "verdict", "mcb, full model (costs + memory + local work)", "verdict",
+          "sensitivity", "tolerance"]
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--data", default=os.path.join(HERE, "..", "plots", "paper-scale"))
     p.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    p.add_argument("--check-doc", metavar="PAGE", help="check PAGE's table and quoted numbers against the data")
+    p.add_argument("--write-doc", metavar="PAGE", help="replace the table under PAGE's '## The table' with the data's")
     args = p.parse_args()
     cache = {}
 
@@ -780,9 +891,6 @@ def main():
             cache[key] = load(os.path.join(args.data, f"{part}-{platform}"))
         return cache[key]
 
-    header = ["claim", "paper", "figure", "what", "paper's value", "mcb, per-message costs", "verdict",
-              "mcb, no per-message costs", "verdict", "mcb, full model (costs + memory + local work)", "verdict",
-              "sensitivity", "tolerance"]
     models = {"": "costs", "-nocost": "nocost", "-shm": "shm", "-shm-half": "shm-half", "-shm-double": "shm-double"}
 
     def verdict(evaluate, make, platform, suffix, runs):
@@ -791,8 +899,11 @@ def main():
         if not rows:
             return f"NO DATA: scripts/paper_scale.py run --parts {runs} --models {models[suffix]}", "-"
         try:
-            text, holds = evaluate(rows)
-            return text, "HOLDS" if holds else "DIFFERS"
+            text, holds, *why = evaluate(rows)
+            word = "HOLDS" if holds else "DIFFERS"
+            if why and why[0]:
+                return f"{text}; thin: {why[0]}", word + ", thin"
+            return text, word
         except LookupError as e:
             return f"NO DATA ({e})", "-"
 
@@ -808,21 +919,36 @@ def main():
                                                                                ("x2", "-shm-double"))}
         if cells[5] == "-" or "-" in others.values():
             mark = "-"
-        elif all(v == cells[5] for v in others.values()):
+        elif all(word(v) == word(cells[5]) for v in others.values()):
             mark = "stable"
         else:
-            mark = "CHANGES (" + ", ".join(f"{f}: {v}" for f, v in others.items()) + ")"
+            mark = "CHANGES (" + ", ".join(f"{f}: {word(v)}" for f, v in others.items()) + ")"
         table.append([cid, paper, fig, what, value] + cells + [mark, tol])
     for cid, paper, fig, what in NOT_YET:
         table.append([cid, paper, fig, what, "-", "not simulated at the papers' scale yet", "-", "-", "-", "-", "-",
                       "-", "-"])
     for cid, paper, why in NOT_SIMULATED:
         table.append([cid, paper, "all", "-", "-", "cannot be simulated by SMPI", "-", why, "-", "-", "-", "-", "-"])
+    holds = sum(word(r[6]) == "HOLDS" for r in table)
+    differs = sum(word(r[6]) == "DIFFERS" for r in table)
+    full_holds = sum(word(r[10]) == "HOLDS" for r in table)
+    full_differs = sum(word(r[10]) == "DIFFERS" for r in table)
+    thin_marks = sum(c.endswith(", thin") for r in table for c in (r[6], r[8], r[10]))
+    summary = (f"{holds} claims hold, {differs} differ (with per-message costs); {len(table) - holds - differs} "
+               f"without a verdict (no data, or not simulable); full model: {full_holds} hold, {full_differs} differ, "
+               f"{changes(table)} change verdict with the memory and local-work costs halved or doubled; {thin_marks} "
+               f"verdicts thin (resting on one point)")
+    if args.write_doc:
+        write_doc(args.write_doc, table, summary)
+        print(f"claims: {args.write_doc}: table written")
+    if args.check_doc:
+        problems = check_doc(args.check_doc, table, summary)
+        for line in problems:
+            print(line)
+        print(f"claims: {args.check_doc}: " + ("ok" if not problems else f"{len(problems)} problem(s)"))
+        return 1 if problems else 0
     if args.markdown:
-        print("| " + " | ".join(header) + " |")
-        print("|" + "---|" * len(header))
-        for row in table:
-            print("| " + " | ".join(c.replace("|", "/") for c in row) + " |")
+        print("\n".join(render(table, summary)))
     else:
         for row in table:
             print(f"{row[0]} ({row[1]}, {row[2]}): {row[3]}")
@@ -830,14 +956,7 @@ def main():
             print(f"    with per-message costs: {row[6]:8s} {row[5]}")
             print(f"    without:                {row[8]:8s} {row[7]}")
             print(f"    full model:             {row[10]:8s} {row[9]} (sensitivity: {row[11]})")
-    holds = sum(r[6] == "HOLDS" for r in table)
-    differs = sum(r[6] == "DIFFERS" for r in table)
-    full_holds = sum(r[10] == "HOLDS" for r in table)
-    full_differs = sum(r[10] == "DIFFERS" for r in table)
-    changes = sum(r[11].startswith("CHANGES") for r in table)
-    print(f"\n{holds} claims hold, {differs} differ (with per-message costs); {len(table) - holds - differs} without "
-          f"a verdict (no data, or not simulable); full model: {full_holds} hold, {full_differs} differ, {changes} "
-          f"change verdict with the memory and local-work costs halved or doubled", file=sys.stderr)
+        print("\n" + summary)
     return 0
 
 

@@ -7,3 +7,12 @@ add_test(NAME claims_table COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_CURRENT_SOURCE_D
                                    ${PROJECT_SOURCE_DIR}/scripts/claims.py ${CMAKE_CURRENT_BINARY_DIR}/claims)
 set_tests_properties(claims_table PROPERTIES LABELS scripts TIMEOUT 60 PASS_REGULAR_EXPRESSION "claims: ok"
                      FAIL_REGULAR_EXPRESSION "FAIL|Traceback")
+
+# docs/claims.md against the committed paper-scale data: its table is the one
+# the data gives, and every number its prose quotes from the table (marked
+# NUMBER<!--ROW MODEL-->) is in that cell. Fails when the data or the page
+# moves without the other (scripts/claims.py --write-doc docs/claims.md).
+add_test(NAME claims_doc COMMAND ${MCB_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/scripts/claims.py --data
+                                 ${PROJECT_SOURCE_DIR}/plots/paper-scale --check-doc ${PROJECT_SOURCE_DIR}/docs/claims.md)
+set_tests_properties(claims_doc PROPERTIES LABELS scripts TIMEOUT 120 PASS_REGULAR_EXPRESSION "claims: .*: ok"
+                     FAIL_REGULAR_EXPRESSION "Traceback")

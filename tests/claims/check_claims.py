@@ -180,6 +180,51 @@ def check_machines(claims_py, work):
     return failed
 
 
+def check_thin(markdown):
+    """A verdict that rests on no win at all is marked thin: the crafted
+    no-cost Yahoo cells give Sparbit no win in either order."""
+    for line in markdown.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if cells[0] == "sp-order-yahoo":
+            if cells[8] != "DIFFERS, thin" or "thin: rests on 0" not in cells[7]:
+                print(f"FAIL: sp-order-yahoo without costs should be 'DIFFERS, thin' (no win): {cells[7]} / {cells[8]}")
+                return 1
+            if cells[6] != "HOLDS":
+                print(f"FAIL: sp-order-yahoo with costs has wins in both orders, not thin: {cells[6]}")
+                return 1
+            return 0
+    print("FAIL: no sp-order-yahoo row")
+    return 1
+
+
+def check_doc(claims_py, work, markdown):
+    """--check-doc: a page carrying the data's table and quotes that match
+    passes; a stale table line, a number or a verdict quoted wrong fails,
+    each named."""
+    table = markdown.split("\n\n")[0].strip() + "\n\n" + markdown.strip().split("\n")[-1]
+    good = ("# Claims\n\n## The table\n\n" + table + "\n\n## Why\n\nradix 2 takes 16.170 ms<!--tra-r2-128B costs-->"
+            " and HOLDS<!--tra-r2-128B shm--> on the full model; 3.98x<!--tra-sys-32B shm-->.\n")
+    bad = (good.replace("16.170 ms<!--tra-r2-128B costs-->", "16.17 ms<!--tra-r2-128B nocost-->")
+           .replace("HOLDS<!--tra-r2-128B shm-->", "HOLDS<!--tra-r2-128B nocost-->")
+           .replace("| 7.699 ms (1.000x) |", "| 7.7 ms (1.000x) |", 1) + "2x<!--no-such-row costs-->\n")
+    failed = 0
+    for name, page, want_rc, want in (("good", good, 0, ["claims: "]),
+                                      ("bad", bad, 1, ["the table differs from the data's", "quotes 16.17 ms from "
+                                                       "tra-r2-128B (nocost)", "says tra-r2-128B HOLDS (nocost); the "
+                                                       "table says DIFFERS", "quotes row 'no-such-row'"])):
+        path = os.path.join(work, f"page-{name}.md")
+        with open(path, "w") as f:
+            f.write(page)
+        out = subprocess.run([sys.executable, claims_py, "--data", os.path.join(work, "data"), "--check-doc", path],
+                             capture_output=True, text=True, timeout=60)
+        missing = [w for w in want if w not in out.stdout]
+        if out.returncode != want_rc or missing:
+            print(f"FAIL: --check-doc on the {name} page: exit {out.returncode} (expected {want_rc}), missing "
+                  f"{missing}:\n{out.stdout}{out.stderr}")
+            failed += 1
+    return failed
+
+
 def main():
     claims_py, work = sys.argv[1:3]
     # The full model (-shm) made to hold, its -half twin too and its -double
@@ -205,7 +250,7 @@ def main():
         if len(cells) < 9 or cells[0] not in TRA_CLAIMS | SPARBIT_CLAIMS:
             continue
         seen.add(cells[0])
-        if cells[6] != "HOLDS" or cells[8] != "DIFFERS" or cells[10] != "HOLDS":
+        if [cells[i].split(",")[0] for i in (6, 8, 10)] != ["HOLDS", "DIFFERS", "HOLDS"]:
             print(f"FAIL: {cells[0]}: expected HOLDS with costs, DIFFERS without, HOLDS on the full model, got "
                   f"{cells[6]} / {cells[8]} / {cells[10]}")
             failed += 1
@@ -215,7 +260,7 @@ def main():
     if seen != TRA_CLAIMS | SPARBIT_CLAIMS:
         print(f"FAIL: no row for {sorted(TRA_CLAIMS | SPARBIT_CLAIMS - seen)}")
         failed += 1
-    if "13 claims hold, 0 differ" not in out.stderr or "full model: 13 hold, 0 differ, 13 change" not in out.stderr:
+    if "13 claims hold, 0 differ" not in out.stdout or "full model: 13 hold, 0 differ, 13 change" not in out.stdout:
         print("FAIL: expected '13 claims hold, 0 differ' and 'full model: 13 hold, 0 differ, 13 change' in the summary")
         failed += 1
     if "cannot be simulated by SMPI" not in out.stdout:
@@ -226,6 +271,8 @@ def main():
     if empty.returncode != 0 or "NO DATA: scripts/paper_scale.py run --parts tra --models costs" not in empty.stdout:
         print(f"FAIL: no data should say NO DATA and the command (exit {empty.returncode})")
         failed += 1
+    failed += check_thin(out.stdout)
+    failed += check_doc(claims_py, work, out.stdout)
     failed += check_machines(claims_py, work)
     print("claims: ok" if not failed else f"claims: {failed} failures")
     return 1 if failed else 0
