@@ -210,8 +210,22 @@ def ordering(rows):
     return {k: sorted(v) for k, v in sorted(table.items())}
 
 
+def platform_precision(path):
+    """The platform's own time precision (its <config> prop surf/precision:
+    the node model's, make_platforms.py), or None. smpirun sets SimGrid's
+    1e-9 s on its command line, which a platform's <config> cannot override,
+    so it is passed again after it."""
+    for prop in ET.parse(path).getroot().iter("prop"):
+        if prop.get("id") == "surf/precision":
+            return prop.get("value")
+    return None
+
+
 def smpirun_command(args, platform, hostfile, tmp, np, binary):
     cfg = ["smpi/simulate-computation:no", "smpi/coll-selector:" + args.coll_selector, "smpi/tmpdir:" + tmp]
+    precision = platform_precision(platform)
+    if precision:
+        cfg.append("surf/precision:" + precision)
     if not args.smpi_defaults:
         cfg += SPEED_SETTINGS
         if os.path.basename(binary) not in TIMES_ALLREDUCE:
