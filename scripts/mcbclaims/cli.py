@@ -1,0 +1,99 @@
+"""The command line (scripts/claims.py): every claim on every model, the
+sensitivity mark, the summary; --markdown, --write-doc, --check-doc."""
+import argparse
+import os
+import sys
+
+from mcbclaims.data import load
+from mcbclaims.doc import HEADER, changes, check_doc, render, word, write_doc
+from mcbclaims.table import CLAIMS, COSTS, NOT_SIMULATED, NOT_YET
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def main(doc=__doc__):
+    p = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--data", default=os.path.join(ROOT, "plots", "paper-scale"))
+    p.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    p.add_argument("--check-doc", metavar="PAGE", help="check PAGE's table and quoted numbers against the data")
+    p.add_argument("--write-doc", metavar="PAGE", help="replace the table under PAGE's '## The table' with the data's")
+    args = p.parse_args()
+    cache = {}
+
+    def rows_of(part, platform):
+        key = (part, platform)
+        if key not in cache:
+            cache[key] = load(os.path.join(args.data, f"{part}-{platform}"))
+        return cache[key]
+
+    models = {"": "costs", "-nocost": "nocost", "-shm": "shm", "-shm-half": "shm-half", "-shm-double": "shm-double"}
+
+    def verdict(evaluate, make, platform, suffix, runs):
+        """(text, HOLDS / DIFFERS / -) of a claim on one platform variant."""
+        rows = rows_of(make, platform + suffix)
+        if not rows:
+            return f"NO DATA: scripts/paper_scale.py run --parts {runs} --models {models[suffix]}", "-"
+        try:
+            text, holds, *why = evaluate(rows)
+            word = "HOLDS" if holds else "DIFFERS"
+            if why and why[0]:
+                return f"{text}; thin: {why[0]}", word + ", thin"
+            return text, word
+        except LookupError as e:
+            return f"NO DATA ({e})", "-"
+
+    table = []
+    for cid, paper, fig, what, value, part, tol, evaluate in CLAIMS:
+        make, costs, runs = COSTS[part]
+        cells = []
+        for suffix in ("", "-nocost", "-shm"):
+            cells += list(verdict(evaluate, make, costs, suffix, runs))
+        # Sensitivity: the full model's verdict with its memory and local-work
+        # costs halved and doubled (NAME-shm-half, NAME-shm-double).
+        others = {f: verdict(evaluate, make, costs, suffix, runs)[1] for f, suffix in (("x0.5", "-shm-half"),
+                                                                               ("x2", "-shm-double"))}
+        if cells[5] == "-" or "-" in others.values():
+            mark = "-"
+        elif all(word(v) == word(cells[5]) for v in others.values()):
+            mark = "stable"
+        else:
+            mark = "CHANGES (" + ", ".join(f"{f}: {word(v)}" for f, v in others.items()) + ")"
+        table.append([cid, paper, fig, what, value] + cells + [mark, tol])
+    for cid, paper, fig, what in NOT_YET:
+        table.append([cid, paper, fig, what, "-", "not simulated at the papers' scale yet", "-", "-", "-", "-", "-",
+                      "-", "-"])
+    for cid, paper, why in NOT_SIMULATED:
+        table.append([cid, paper, "all", "-", "-", "cannot be simulated by SMPI", "-", why, "-", "-", "-", "-", "-"])
+    holds = sum(word(r[6]) == "HOLDS" for r in table)
+    differs = sum(word(r[6]) == "DIFFERS" for r in table)
+    full_holds = sum(word(r[10]) == "HOLDS" for r in table)
+    full_differs = sum(word(r[10]) == "DIFFERS" for r in table)
+    thin_marks = sum(c.endswith(", thin") for r in table for c in (r[6], r[8], r[10]))
+    summary = (f"{holds} claims hold, {differs} differ (with per-message costs); {len(table) - holds - differs} "
+               f"without a verdict (no data, or not simulable); full model: {full_holds} hold, {full_differs} differ, "
+               f"{changes(table)} change verdict with the memory and local-work costs halved or doubled; {thin_marks} "
+               f"verdicts thin (resting on one point)")
+    if args.write_doc:
+        write_doc(args.write_doc, table, summary)
+        print(f"claims: {args.write_doc}: table written")
+    if args.check_doc:
+        problems = check_doc(args.check_doc, table, summary)
+        for line in problems:
+            print(line)
+        print(f"claims: {args.check_doc}: " + ("ok" if not problems else f"{len(problems)} problem(s)"))
+        return 1 if problems else 0
+    if args.markdown:
+        print("\n".join(render(table, summary)))
+    else:
+        for row in table:
+            print(f"{row[0]} ({row[1]}, {row[2]}): {row[3]}")
+            print(f"    paper: {row[4]}; tolerance: {row[12]}")
+            print(f"    with per-message costs: {row[6]:8s} {row[5]}")
+            print(f"    without:                {row[8]:8s} {row[7]}")
+            print(f"    full model:             {row[10]:8s} {row[9]} (sensitivity: {row[11]})")
+        print("\n" + summary)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
