@@ -26,7 +26,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import locality_common  # noqa: E402 (they import mcbplot first: one line when a library is missing)
 import mcbplot  # noqa: E402
+import multiradix_common  # noqa: E402
 import ppg_common  # noqa: E402
+import tra_fig10  # noqa: E402 (a figure script whose loading and style Figure 12 shares)
 
 
 class Figure(NamedTuple):
@@ -51,6 +53,8 @@ LOCALITY = "alltoall-manycore-locality"
 LEADERS = "alltoall_leaders-*.csv (scripts/alltoall_leaders.sbatch)"
 NODES = "alltoall_nodes-*.csv (scripts/alltoall_nodes.sbatch)"
 PPG = "allreduce-multi-process-per-gpu"
+MULTIRADIX = "allreduce-shared-memory-multiradix"
+BREAKDOWN = "(scripts/alltoall_breakdown.sbatch)"
 PPG_RUNS = "Mean of the runs, error bars from the fastest to the slowest run"
 
 TABLE = [
@@ -151,6 +155,47 @@ TABLE = [
         (solid; 16 in the paper), time at the node-scaling buffer against the node count. {PPG_RUNS}.""",
            "allreduce_ppg_nodes-p*-*.csv, 2 PPG or more (scripts/allreduce_ppg.sbatch)", ppg_common.one_vs_most,
            ("nodes",)),
+    Figure("locality_fig10", f'{LOCALITY}, Figure 10 ("Various Sizes, 32 Nodes")', """
+        every alltoall algorithm against the system MPI, time against bytes per process (4 B to 4 KiB) on the
+        largest node count, pairwise inner exchanges solid, nonblocking dashed, 4 processes per leader or group,
+        the minimum of the runs.""",
+           "alltoall_sizes-*.csv (scripts/alltoall_sizes.sbatch)", locality_common.by_size),
+    Figure("locality_fig15", f'{LOCALITY}, Figure 15 ("Dane, 1024 Integer Message Size, 2 to 32 nodes, Pairwise '
+           'Node Aware")', """
+        the time of each phase of the node-aware alltoall with a pairwise inner exchange (inter-node, repack,
+        intra-node) as stacked bars against the number of nodes, at 4096 bytes (1024 ints) per process; a black
+        tick marks the whole operation's time. Phases timed alone (isolated), the run with the smallest total (see
+        locality_common.py); one launch with mcb --nodes, the nodes column varies inside a file.""",
+           f"breakdown_nodes-*.csv {BREAKDOWN}", locality_common.phases_by_nodes, (4096,)),
+    Figure("locality_fig16", f'{LOCALITY}, Figure 16 ("Dane, 1024 Integers, 32 Nodes, Various Processes per Leader, '
+           'Locality Aware Timing Breakdown")', """
+        the time of each phase of the locality-aware alltoall with a pairwise inner exchange (inter-node, repack,
+        intra-node) as stacked bars against the processes per group (1, 2, 4, 8, 16; a group of all the ranks of a
+        node is node-aware), at 4096 bytes (1024 ints) per process on the largest node count; a black tick marks
+        the whole operation's time. Phases timed alone (isolated), the run with the smallest total.""",
+           f"breakdown_groups-*.csv {BREAKDOWN}", locality_common.phases_by_group, (4096,)),
+    Figure("multiradix_fig12", f"{MULTIRADIX}, Figure 12 (allreduce on 1 node with 4 Grace CPUs, 288 tasks, in-place "
+           "operation)", """
+        Figures 9-11's top panel with MPI_IN_PLACE as the send buffer: time against message size (float sums) of
+        the system MPI (MPI_Allreduce, MPI_Allreduce_init), the shared-memory recursive exchange, cyclic shift and
+        tree through the persistent (solid) and blocking (dashed) interfaces, and the point-to-point recursive
+        doubling, Rabenseifner and ring (dotted); the minimum of the runs. One panel per task count found.""",
+           "allreduce_node_inplace-*.csv (scripts/allreduce_node.sbatch)", multiradix_common.in_place),
+    Figure("multiradix_fig13", f"{MULTIRADIX}, Figure 13 (allreduce on 4 nodes: 128 tasks per node on AMD EPYC, top; "
+           "288 on Grace, bottom)", """
+        time against message size (float sums) of the system MPI (MPI_Allreduce, and MPI_Allreduce_init, which
+        the paper's HPE MPI lacked), the shared-memory recursive exchange, cyclic shift and tree (persistent
+        interface) with the system MPI's allreduce between the nodes (solid) or mcb's recursive exchange (dashed;
+        the paper's latency-optimal inter-node part), and the point-to-point recursive doubling, Rabenseifner and
+        ring over all the ranks (dotted); the minimum of the runs. One panel per (nodes, tasks per node) found:
+        one sbatch run per machine.""",
+           "allreduce_nodes-*.csv (scripts/allreduce_nodes.sbatch)", multiradix_common.several_nodes),
+    Figure("tra_fig12", "alltoall-tunable-radix-tra, Figure 12 (Polaris, weak scaling)", """
+        TRA (r = ceil(sqrt(P)), blue), TRA2 (r1 = ceil(sqrt(Q)), r2 = N, green) and the system MPI_Alltoall
+        (pink) against the process count P, one panel per block size S; mean over the iterations with the
+        standard deviation as error bars. The same data as Figure 10 (plots/tra_fig10.py, whose loading and
+        style it uses); mcb --nodes: P varies within a file.""",
+           "tra_compare-*.csv (scripts/tra_compare.sbatch)", tra_fig10.by_ranks),
 ]
 
 

@@ -150,3 +150,61 @@ def breakdown_by_inner(directory, outdir, name, kind, title):
     mcbplot.finish(fig, name, outdir, title=f"{title}, {nodes} nodes x "
                    f"{df['ranks_per_node'].iloc[0]} ranks; {mcbplot.describe(df)}")
 
+
+
+def by_size(directory, outdir, name):
+    """Figure 10: every algorithm of the paper (PAPER) against size on the
+    largest node count, the minimum of the runs."""
+    df = mcbplot.load(directory, "alltoall_sizes-*.csv", "scripts/alltoall_sizes.sbatch")
+    df = df[df["algorithm"].isin(PAPER)]
+    if df.empty:
+        raise mcbplot.Skip("alltoall_sizes-*.csv holds none of the paper's algorithms")
+    nodes = df["nodes"].max()
+    df = df[df["nodes"] == nodes]
+    best = mcbplot.best_of_runs(df, ["algorithm", "params", "size_bytes"])
+    fig, (ax,) = mcbplot.panels(1, width=6, height=4.5)
+    for (algorithm, params), s in sorted(best.groupby(["algorithm", "params"]),
+                                         key=lambda kv: PAPER.index(kv[0][0])):
+        ax.plot(s["size_bytes"], s["avg_us"], mcbplot.inner_style(params), marker="o",
+                color=mcbplot.color(algorithm), label=mcbplot.label(algorithm, params))
+    mcbplot.log2_axis(ax, "x", "bytes per process", sizes=True)
+    mcbplot.time_axis(ax)
+    ax.legend(ncol=2)
+    r = df.iloc[0]
+    ax.set_title(f"Various sizes, {nodes} nodes x {r['ranks_per_node']} ranks; {mcbplot.describe(df)}")
+    mcbplot.finish(fig, name, outdir)
+
+
+def phases_by_nodes(directory, outdir, name, size):
+    """Figure 15: node-aware's phases (pairwise inner) at `size` against the
+    node count (breakdown_nodes: one launch with mcb --nodes)."""
+    df = pairwise_at(directory, "nodes", size)
+    if df["nodes"].nunique() < 2:
+        raise mcbplot.Skip(f"breakdown_nodes-*.csv has one node count ({df['nodes'].iloc[0]}): "
+                           "node scaling needs several")
+    fig, (ax,) = mcbplot.panels(1, width=6.5, height=4.2)
+    phase_bars(ax, df, "nodes", ticks=str)
+    ax.set_xlabel("nodes")
+    nodes = sorted(df["nodes"].unique())
+    ax.set_title(f"Node-aware (pairwise) timing breakdown, {mcbplot.size_label(size)}, {nodes[0]} to {nodes[-1]} "
+                 f"nodes x {df['ranks_per_node'].iloc[0]} ranks;\n{mcbplot.describe(df)}")
+    mcbplot.finish(fig, name, outdir)
+
+
+def phases_by_group(directory, outdir, name, size):
+    """Figure 16: locality-aware's phases (pairwise inner) at `size` against
+    the processes per group on the largest node count (a group of a whole
+    node is node-aware)."""
+    df = pairwise_at(directory, "groups", size)
+    nodes = df["nodes"].max()
+    df = df[df["nodes"] == nodes].copy()
+    df["ppg"] = df["params"].map(lambda p: int(mcbplot.param(p, "procs-per-group") or 0))
+    if df["ppg"].nunique() < 2:
+        raise mcbplot.Skip("breakdown_groups-*.csv has one group size: the figure compares several")
+    ppn = df["ranks_per_node"].iloc[0]
+    fig, (ax,) = mcbplot.panels(1, width=6.5, height=4.2)
+    phase_bars(ax, df, "ppg", ticks=lambda k: f"{k}\n(node-aware)" if k == ppn else str(k))
+    ax.set_xlabel("processes per group")
+    ax.set_title(f"Locality-aware (pairwise) timing breakdown, {mcbplot.size_label(size)}, {nodes} nodes x "
+                 f"{ppn} ranks;\n{mcbplot.describe(df)}")
+    mcbplot.finish(fig, name, outdir)

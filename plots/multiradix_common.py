@@ -85,3 +85,34 @@ def one_per_ranks(df, what):
     if df.empty:
         raise mcbplot.Skip(f"{what}: none of the paper's algorithms")
     return {int(r): s for r, s in df.groupby("ranks")}
+
+
+def in_place(directory, outdir, name):
+    """Figure 12: Figures 9-11's top panel run in place, one panel per task count."""
+    df = mcbplot.load(directory, "allreduce_node_inplace-*.csv", "scripts/allreduce_node.sbatch")
+    if not (df["in_place"] == 1).all():
+        raise mcbplot.Skip("allreduce_node_inplace-*.csv holds rows not run in place (in_place 0)")
+    parts = one_per_ranks(keep(df), "allreduce_node_inplace-*.csv")
+    fig, axes = mcbplot.panels(len(parts), ncols=1, width=9, height=3.8)
+    for ax, (P, rows) in zip(axes, sorted(parts.items())):
+        plot_series(ax, rows)
+        size_axes(ax)
+        ax.set_title(f"{P} tasks, in place")
+    legend(axes[0])
+    mcbplot.finish(fig, name, outdir, title=f"Allreduce on 1 node, in place (MPI_IN_PLACE); {mcbplot.describe(df)}")
+
+
+def several_nodes(directory, outdir, name):
+    """Figure 13: one panel per (nodes, tasks per node) of several nodes."""
+    df = keep(mcbplot.load(directory, "allreduce_nodes-*.csv", "scripts/allreduce_nodes.sbatch"))
+    df = df[df["nodes"] > 1]
+    if df.empty:
+        raise mcbplot.Skip("allreduce_nodes-*.csv: no run of the paper's algorithms on several nodes")
+    parts = sorted(df.groupby(["nodes", "ranks_per_node"]))
+    fig, axes = mcbplot.panels(len(parts), ncols=1, width=11.5, height=4)
+    for ax, ((nodes, ppn), rows) in zip(axes, parts):
+        plot_series(ax, rows, inner=True, dashed_inner="recursive_exchange")
+        size_axes(ax)
+        ax.set_title(f"{nodes} nodes x {ppn} tasks per node")
+    legend(axes[0])
+    mcbplot.finish(fig, name, outdir, title=f"Allreduce on several nodes; {mcbplot.describe(df)}")

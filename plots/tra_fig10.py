@@ -20,7 +20,7 @@ COLORS = {"system": "tab:pink", "tra": "tab:blue", "tra2": "tab:green"}  # the p
 
 def load(directory):
     """tra_compare's rows of the three algorithms, and their mean and stddev
-    per (algorithm, params, ranks, size); shared with tra_fig12.py."""
+    per (algorithm, params, ranks, size); shared with Figure 12 (by_ranks)."""
     df = mcbplot.load(directory, "tra_compare-*.csv", "scripts/tra_compare.sbatch")
     df = df[df["algorithm"].isin(ALGORITHMS)]
     if df.empty or df["algorithm"].nunique() < 2:
@@ -79,6 +79,26 @@ def make(directory, outdir):
     axes[0].legend()
     mcbplot.finish(fig, "tra_fig10", outdir, title=f"TRA, TRA2 and MPI_Alltoall against S; {mcbplot.describe(raw)}")
 
+
+
+def by_ranks(directory, outdir, name):
+    """Figure 12 (Polaris, weak scaling): the same data against P, one panel per S."""
+    raw, df = load(directory)
+    if df["ranks"].nunique() < 2:
+        raise mcbplot.Skip("tra_compare-*.csv has one process count: Figure 12 needs several (mcb --nodes)")
+    sizes = sorted(df["size_bytes"].unique())
+    fig, axes = mcbplot.panels(len(sizes), ncols=min(len(sizes), 3), width=3.8, height=3.0)
+    for ax, size in zip(axes, sizes):
+        for algorithm in ALGORITHMS:
+            s = df[(df["algorithm"] == algorithm) & (df["size_bytes"] == size)]
+            if not s.empty:
+                plot(ax, s, "ranks", algorithm)
+        axes_style(ax, "ranks", df["ranks"].unique())
+        ax.set_title(f"S = {mcbplot.size_label(size)}")
+    axes[0].legend()
+    q = raw["ranks_per_node"].iloc[0]
+    mcbplot.finish(fig, name, outdir,
+                   title=f"TRA, TRA2 and MPI_Alltoall against P ({q} ranks per node); {mcbplot.describe(raw)}")
 
 if __name__ == "__main__":
     mcbplot.main(make)

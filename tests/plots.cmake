@@ -13,10 +13,10 @@ add_test(NAME plots_sample COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_CURRENT_SOURCE_D
 set_tests_properties(plots_sample PROPERTIES LABELS plots TIMEOUT 300 PASS_REGULAR_EXPRESSION
                                              "plots: [0-9]+ figures checked, 0 errors")
 # One script alone, as a user runs it.
-add_test(NAME plots_one_script COMMAND ${MCB_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/plots/locality_fig10.py
+add_test(NAME plots_one_script COMMAND ${MCB_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/plots/tra_fig10.py
                                        ${PROJECT_SOURCE_DIR}/plots/sample -o ${PLOTS_DIR}/one)
 set_tests_properties(plots_one_script PROPERTIES LABELS plots TIMEOUT 120 PASS_REGULAR_EXPRESSION
-                                                 "figure locality_fig10: 11 series, 1 panels, 66 points: ")
+                                                 "figure tra_fig10: 3 series, 4 panels, 60 points: ")
 # One row of plots/figure.py's table alone, by name.
 add_test(NAME plots_one_figure COMMAND ${MCB_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/plots/figure.py locality_fig07
                                        ${PROJECT_SOURCE_DIR}/plots/sample -o ${PLOTS_DIR}/one_figure)
