@@ -152,10 +152,13 @@ def sizes_points(part, model, platform, base, nodes, per_node, algorithm, figure
     """One algorithm of the locality paper's Figures 10 and 18 against the
     size, 4 to 4096 B, both inners (FAMILY); the gather-based ones at
     4096 B apart, with SMPI's linear gather and scatter. `split`: one
-    point per inner and size (two cores share them, a cut-short run keeps
-    what finished, and `--only` runs the sizes a claim needs first)."""
+    point per inner and size, or per size for the algorithms without an
+    inner exchange (two cores share them, a cut-short run keeps what
+    finished, and `--only` runs the sizes a claim needs first)."""
     linear = algorithm in GATHER_BASED
-    if split:
+    if split and algorithm in ("system", "pairwise"):
+        runs = [(f"{s}:{s}", f"{s}B-", None, ()) for s in (4, 64, 1024, 4096)]
+    elif split:
         runs = [(f"{s}:{s}", f"{inner}-{s}B-{'lineargather-' if linear and s == 4096 else ''}", inner,
                  LINEAR_GATHERS if linear and s == 4096 else ()) for inner in INNERS for s in (4, 64, 1024, 4096)]
     elif linear:
@@ -223,9 +226,14 @@ def points(parts, models, small=False):
         if "locality" in parts:
             platform = "dane-32x112" + suffix
             base = os.path.join("plots", "paper-scale", f"locality-{platform}")
+            # On the node model one point per inner and size (system and the
+            # standalone exchange: per size): its many-messages-at-once
+            # cases (nonblocking inners, the system's scatter-destination
+            # windows at 1 KiB) take hours there, its pairwise ones minutes.
             for algorithm in LOCALITY_ALGORITHMS:
+                split = model.startswith("shm")
                 out += sizes_points("locality", model, platform, base, 32, 112, algorithm, "fig10",
-                                    2400 if algorithm == "pairwise" else 900)
+                                    2400 if algorithm == "pairwise" else 300 if split else 900, split=split)
             # Figures 7-9 at 4 B: 4, 8 and 16 processes per leader or group.
             for algorithm in ("hierarchical", "multileader", "node_aware", "locality_aware", "multileader_node_aware"):
                 name = f"alltoall_leaders-{algorithm}-4B-N32-n3584-run1.csv"
