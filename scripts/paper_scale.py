@@ -32,7 +32,8 @@ Parts (the papers' figures at their own scale; --parts):
             linear gather and scatter, as its binomial ones keep P x 4 KiB
             per rank in private memory; the standalone nonblocking exchange,
             12.8 million messages in flight at once, left out: see
-            docs/claims.md), Figures 7-9 at 4 B (4, 8 and 16 processes per
+            docs/claims.md; on the node model one point per inner and
+            size), Figures 7-9 at 4 B (4, 8 and 16 processes per
             leader or group), Figure 13 (hierarchical, isolated phases, 8
             nodes) and Figure 16 (locality-aware's phases at 4096 B, 2 to 16
             processes per group, beside node-aware; 32 nodes).
