@@ -79,7 +79,11 @@ def main(doc=__doc__):
         elif all(base == twin for base, twin in pairs.values()):
             mark = "stable"
         else:
-            mark = "CHANGES (" + ", ".join(f"{f}: {twin}" for f, (_, twin) in pairs.items()) + ")"
+            # Where the twins ran fewer points, the full model's own verdict
+            # on those points comes first (it may differ from its column's).
+            bases = sorted({base for base, _ in pairs.values()})
+            first = [f"x1 on the twins' points: {'/'.join(bases)}"] if bases != [word(cells[5])] else []
+            mark = "CHANGES (" + ", ".join(first + [f"{f}: {twin}" for f, (_, twin) in pairs.items()]) + ")"
         table.append([cid, paper, fig, what, value] + cells + [mark, tol])
     for cid, paper, fig, what in NOT_YET:
         table.append([cid, paper, fig, what, "-", "not simulated at the papers' scale yet", "-", "-", "-", "-", "-",
