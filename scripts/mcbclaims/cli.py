@@ -5,7 +5,7 @@ import os
 import sys
 
 from mcbclaims.data import load
-from mcbclaims.doc import HEADER, changes, check_doc, render, word, write_doc
+from mcbclaims.doc import HEADER, check_doc, render, word, write_doc
 from mcbclaims.table import CLAIMS, COSTS, NOT_SIMULATED, NOT_YET
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -38,6 +38,10 @@ def main(doc=__doc__):
     p.add_argument("--check-doc", metavar="PAGE", help="check PAGE's table and quoted numbers against the data")
     p.add_argument("--write-doc", metavar="PAGE", help="replace the table under PAGE's '## The table' with the data's")
     args = p.parse_args()
+    for page in (args.check_doc, args.write_doc):
+        if page and not os.path.isfile(page):
+            print(f"claims.py: {page}: no such page", file=sys.stderr)
+            return 2
     cache = {}
 
     def rows_of(part, platform):
@@ -95,9 +99,10 @@ def main(doc=__doc__):
     full_holds = sum(word(r[10]) == "HOLDS" for r in table)
     full_differs = sum(word(r[10]) == "DIFFERS" for r in table)
     thin_marks = sum(c.endswith(", thin") for r in table for c in (r[6], r[8], r[10]))
+    changed = sum(r[11].startswith("CHANGES") for r in table)
     summary = (f"{holds} claims hold, {differs} differ (with per-message costs); {len(table) - holds - differs} "
                f"without a verdict (no data, or not simulable); full model: {full_holds} hold, {full_differs} differ, "
-               f"{changes(table)} change verdict with the memory and local-work costs halved or doubled; {thin_marks} "
+               f"{changed} change verdict with the memory and local-work costs halved or doubled; {thin_marks} "
                f"verdicts thin (resting on one point)")
     if args.write_doc:
         write_doc(args.write_doc, table, summary)

@@ -208,6 +208,12 @@ def check_doc(claims_py, work, markdown):
            .replace("HOLDS<!--tra-r2-128B shm-->", "HOLDS<!--tra-r2-128B nocost-->")
            .replace("| 7.699 ms (1.000x) |", "| 7.7 ms (1.000x) |", 1) + "2x<!--no-such-row costs-->\n")
     failed = 0
+    for flag in ("--check-doc", "--write-doc"):  # a page that is not there: one line, exit 2
+        out = subprocess.run([sys.executable, claims_py, "--data", os.path.join(work, "data"), flag,
+                              os.path.join(work, "no-such-page.md")], capture_output=True, text=True, timeout=60)
+        if out.returncode != 2 or "no such page" not in out.stderr or "Traceback" in out.stderr:
+            print(f"FAIL: {flag} on a missing page: exit {out.returncode}, {out.stderr.strip()[:200]}")
+            failed += 1
     for name, page, want_rc, want in (("good", good, 0, ["claims: "]),
                                       ("bad", bad, 1, ["the table differs from the data's", "quotes 16.17 ms from "
                                                        "tra-r2-128B (nocost)", "says tra-r2-128B HOLDS (nocost); the "
