@@ -2,6 +2,7 @@
 and the numbers its prose quotes (NUMBER<!--ROW MODEL-->)."""
 import re
 import sys
+from itertools import zip_longest
 
 
 QUOTE = re.compile(r"(\d[\d.,]*(?:\s?(?:%|x|us|ms|s|GB/s))?|HOLDS|DIFFERS)<!--\s*([A-Za-z0-9-]+)\s+"
@@ -49,11 +50,9 @@ def check_doc(path, table, summary):
     block = "\n".join(text.split("\n")[where[0]:where[1]]).strip().split("\n")
     want = render(table, summary)
     if block != want:
-        for i, (a, b) in enumerate(zip(block + [""] * len(want), want + [""] * len(block))):
-            if a != b:
-                problems.append(f"{path}: the table differs from the data's at its line {i + 1}:\n    page: {a[:200]}"
-                                f"\n    data: {b[:200]}")
-                break
+        i, (a, b) = next((i, ab) for i, ab in enumerate(zip_longest(block, want, fillvalue="")) if ab[0] != ab[1])
+        problems.append(f"{path}: the table differs from the data's at its line {i + 1}:\n    page: {a[:200]}"
+                        f"\n    data: {b[:200]}")
         problems.append(f"  (regenerate: scripts/claims.py --write-doc {path})")
     rows = {row[0]: row for row in table}
     column = {"costs": 5, "nocost": 7, "shm": 9}
@@ -66,13 +65,9 @@ def check_doc(path, table, summary):
             if value in ("HOLDS", "DIFFERS"):
                 if value != verdict:
                     problems.append(f"{path}:{n}: says {cid} {value} ({model}); the table says {verdict}")
-            elif not re.search(re.escape(value) + r"(?![\d])", cell):
+            elif not re.search(re.escape(value) + r"(?!\d)", cell):
                 problems.append(f"{path}:{n}: quotes {value} from {cid} ({model}); the cell says: {cell[:160]}")
     return problems
-
-
-def changes(table):
-    return sum(r[11].startswith("CHANGES") for r in table)
 
 
 def word(verdict):
