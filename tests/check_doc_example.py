@@ -31,7 +31,8 @@ def extract(doc_text):
     if len(section) != 2:
         fail("docs/development.md has no section 'Adding an algorithm'")
     body = section[1].split("\n## ", 1)[0]
-    m = re.search(r"`(src/[a-z_]+/[a-z_0-9]+\.cpp)`,?\s*```cpp\n(.*?)```", body, re.S)
+    # src/COLLECTIVE/NAME.cpp or, in a family folder, src/COLLECTIVE/FAMILY/NAME.cpp
+    m = re.search(r"`(src/[a-z_]+/(?:[a-z_]+/)?[a-z_0-9]+\.cpp)`,?\s*```cpp\n(.*?)```", body, re.S)
     if not m:
         fail("no `src/...cpp` followed by a ```cpp block in 'Adding an algorithm'")
     line = re.search(r"in `(MCB_[A-Z_]+_ALGORITHMS)`, the line\s+`(X\([a-z_0-9]+\))`", body)
@@ -62,7 +63,7 @@ def main():
         fail("%s exists already: the example must be a new file" % path)
     with open(os.path.join(scratch, path), "w") as f:
         f.write(code)
-    registry = os.path.join(scratch, os.path.dirname(path), "registry.cpp")
+    registry = os.path.join(scratch, *path.split("/")[:2], "registry.cpp")  # the collective's, at its top
     text = open(registry).read()
     head = "#define %s(X) \\\n" % macro
     if head not in text:

@@ -44,3 +44,8 @@ if(MCB_MPI_FLAVOR STREQUAL "openmpi")
   set_tests_properties(docs_example_algorithm PROPERTIES LABELS "docs;mpi" TIMEOUT 1200
                        FAIL_REGULAR_EXPRESSION "FAIL|Traceback")
 endif()
+
+# The floors of src/ (issue 42, tests/check_tree.py): no #include points from
+# a lower floor (core, harness, collectives, binaries on top) to a higher one.
+add_test(NAME tree_floors COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_tree.py floors ${PROJECT_SOURCE_DIR})
+set_tests_properties(tree_floors PROPERTIES LABELS docs TIMEOUT 60 PASS_REGULAR_EXPRESSION "tree check \\(floors\\): 0 failures")

@@ -1,9 +1,9 @@
 // The alltoall algorithms that mcb_alltoall offers, in --list order, and
 // the inner exchanges of the node-aware family.
-#include "hierarchy.hpp"
 #include "mcb/alltoall.hpp"
 #include "mcb/error.hpp"
-#include "tra.hpp"
+#include "node_aware/hierarchy.hpp"
+#include "tra/tra.hpp"
 
 namespace mcb::alltoall {
 

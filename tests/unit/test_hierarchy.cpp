@@ -5,8 +5,8 @@
 #include <numeric>
 #include <vector>
 
-#include "hierarchy.hpp"
 #include "mcb/error.hpp"
+#include "node_aware/hierarchy.hpp"
 
 namespace mcb::alltoall::detail {
 namespace {

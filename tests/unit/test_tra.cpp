@@ -10,7 +10,7 @@
 
 #include "mcb/error.hpp"
 #include "mcb/tra_model.hpp"
-#include "tra.hpp"
+#include "tra/tra.hpp"
 
 namespace mcb::alltoall {
 namespace {

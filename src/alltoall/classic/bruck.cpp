@@ -8,7 +8,7 @@
 // Per rank: ceil(log2 P) messages, each of (number of i < P with bit k set)
 // blocks, about P/2 blocks of s bytes.
 #include "mcb/alltoall.hpp"
-#include "tra.hpp"
+#include "tra/tra.hpp"
 
 namespace mcb::alltoall {
 

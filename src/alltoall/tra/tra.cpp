@@ -21,10 +21,10 @@
 #include <memory>
 #include <numeric>
 
-#include "hierarchy.hpp"
 #include "mcb/alltoall.hpp"
 #include "mcb/error.hpp"
 #include "mcb/tra_model.hpp"
+#include "node_aware/hierarchy.hpp"
 
 namespace mcb::alltoall {
 

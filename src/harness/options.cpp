@@ -108,22 +108,33 @@ std::string list_algorithms(const std::string& binary, const std::vector<Algorit
 
 std::string to_string(GpuAware g) { return g == GpuAware::yes ? "yes" : g == GpuAware::no ? "no" : "auto"; }
 
-ParseResult parse_options(int argc, const char* const* argv, const std::string& binary,
-                          const std::vector<Algorithm>& algorithms, Tool tool, const Offer& offer) {
-  const bool breakdown = tool == Tool::breakdown;
-  ParseResult result;
-  Options& o = result.options;
-  CLI::App app{binary + ": OSU-style benchmark of collective algorithms (mcb " MCB_VERSION ")", binary};
-  app.set_version_flag("--version", std::string(MCB_VERSION));
+namespace {
 
-  std::string sizes = "1:" + std::to_string(kDefaultMax), mem = "host", type = offer.types.front();
-  std::string type_list;
-  for (const auto& t : offer.types) type_list += (type_list.empty() ? "" : ", ") + t;
-  std::string algos = breakdown ? "" : "all", order = "block", region = "none", log_level, nodes;
-  std::string phase_mode = breakdown ? "both" : "embedded";
+/// What the command line gives as text, before it is checked and turned
+/// into Options.
+struct Given {
+  bool breakdown = false;
+  std::string sizes = "1:" + std::to_string(kDefaultMax), mem = "host", staging = "pinned", gpu_aware = "auto";
+  std::string type, type_list, op, op_list;
+  std::string algos, order = "block", region = "none", phase_mode, nodes, log_level;
+  std::string sim_local_work = "on";
+  long long shared_malloc = 0;  // signed, so that a negative value is refused rather than wrapped
   int verbose = 0;
   bool list = false;
-  app.add_option("-m,--message-size", sizes, "bytes per block: MIN:MAX doubling from MIN, [MIN:]MAX, or a list a,b,c")
+  std::map<std::string, std::string> params;  // --<parameter> of every algorithm
+};
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& t : items) out += (out.empty() ? "" : ", ") + t;
+  return out;
+}
+
+// The options, in the order --help lists them, by group.
+
+// OSU's: sizes, iterations, statistics, validation, in place, memory.
+void add_osu_options(CLI::App& app, Options& o, Given& g, const Offer& offer) {
+  app.add_option("-m,--message-size", g.sizes, "bytes per block: MIN:MAX doubling from MIN, [MIN:]MAX, or a list a,b,c")
       ->capture_default_str();
   app.add_option("-i,--iterations", o.iterations, "timed iterations per size (default 1000, 100 above 8 KiB)");
   app.add_option("-x,--warmup", o.warmup, "untimed warm-up iterations per size (default 100, 10 above 8 KiB)");
@@ -133,20 +144,22 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
   if (offer.in_place)
     app.add_flag("-l,--in-place", o.in_place,
                  "MPI_IN_PLACE: each rank's data starts in its receive buffer (OSU's -l); the receive count is used");
-  app.add_option("-d,--mem", mem, "buffer memory: host, cuda or hip")->capture_default_str();
-  std::string staging = "pinned";
-  app.add_option("--staging", staging,
+  app.add_option("-d,--mem", g.mem, "buffer memory: host, cuda or hip")->capture_default_str();
+}
+
+// GPUs and buffers: staging, GPUs per node, processes per GPU, registered buffers.
+void add_gpu_options(CLI::App& app, Options& o, Given& g, const Offer& offer) {
+  app.add_option("--staging", g.staging,
                  "host copies of device buffers through pinned (page-locked, registered once per buffer) or "
                  "pageable host memory")
       ->capture_default_str();
-  std::string gpu_aware = "auto";
   if (offer.gpus) {
     app.add_option("--gpus-per-node", o.layout.gpus_per_node,
                    "G GPUs per node (default: ranks per node / --procs-per-gpu); local rank l drives GPU l / PPG");
     app.add_option("--procs-per-gpu", o.layout.procs_per_gpu,
                    "PPG processes per GPU sharing its buffers, each working on its slice")
         ->capture_default_str();
-    app.add_option("--gpu-aware", gpu_aware,
+    app.add_option("--gpu-aware", g.gpu_aware,
                    "auto, yes (MPI on device pointers) or no (MPI on host copies of the device buffers)")
         ->capture_default_str();
   }
@@ -155,117 +168,124 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
                    "plain, registered (node-shared memory from mcb::shm_allocate: the shared-memory algorithms read "
                    "and write them in place) or mixed (registered on even ranks only)")
         ->capture_default_str();
-  app.add_option("-T,--type", type, "element type: " + type_list)->capture_default_str();
-  std::string op = offer.ops.empty() ? "" : offer.ops.front(), op_list;
-  for (const auto& t : offer.ops) op_list += (op_list.empty() ? "" : ", ") + t;
+}
+
+// The data: element type and reduction.
+void add_data_options(CLI::App& app, Given& g, const Offer& offer) {
+  app.add_option("-T,--type", g.type, "element type: " + g.type_list)->capture_default_str();
   if (!offer.ops.empty())
-    app.add_option("--op", op, "reduction: " + op_list + " (the bitwise ones on integer types)")->capture_default_str();
+    app.add_option("--op", g.op, "reduction: " + g.op_list + " (the bitwise ones on integer types)")
+        ->capture_default_str();
+}
+
+// Output and the algorithms: rows to files, which algorithms, --list.
+void add_output_options(CLI::App& app, Options& o, Given& g) {
   app.add_option("--csv", o.csv, "write one CSV row per (algorithm, size, phase) to FILE");
   app.add_option("--json", o.json, "write the same rows as JSON Lines to FILE");
   app.add_option("--save-iterations", o.save_iterations,
                  "write every iteration's time on every rank, and which rank was the slowest, to FILE (CSV)");
-  if (breakdown)
-    app.add_option("--algorithm", algos, "the algorithm to break down into phases (see --list)")->required();
+  if (g.breakdown)
+    app.add_option("--algorithm", g.algos, "the algorithm to break down into phases (see --list)")->required();
   else
-    app.add_option("--algorithm", algos, "comma-separated algorithms, or all (see --list)")->capture_default_str();
-  app.add_flag("--list", list, "list the algorithms and their parameters, then exit");
+    app.add_option("--algorithm", g.algos, "comma-separated algorithms, or all (see --list)")->capture_default_str();
+  app.add_flag("--list", g.list, "list the algorithms and their parameters, then exit");
+}
+
+// The layout: virtual nodes, order, regions, phases, node counts; progress.
+void add_layout_options(CLI::App& app, Options& o, Given& g) {
   app.add_option("--ranks-per-node", o.layout.ranks_per_node,
                  "virtual nodes of K consecutive ranks (default: MPI_COMM_TYPE_SHARED)");
-  app.add_option("--rank-order", order, "block or cyclic placement of ranks across nodes")->capture_default_str();
-  app.add_option("--region", region, "regions inside a node: none, numa, package, l3 or size:K")->capture_default_str();
-  app.add_option("--phase-mode", phase_mode,
+  app.add_option("--rank-order", g.order, "block or cyclic placement of ranks across nodes")->capture_default_str();
+  app.add_option("--region", g.region, "regions inside a node: none, numa, package, l3 or size:K")
+      ->capture_default_str();
+  app.add_option("--phase-mode", g.phase_mode,
                  "embedded (phases timed inside the run), isolated (each alone, between barriers) or both")
       ->capture_default_str();
-  app.add_option("--nodes", nodes, "run on the first K nodes for each K of a list a,b,c or MIN:MAX (doubling)");
+  app.add_option("--nodes", g.nodes, "run on the first K nodes for each K of a list a,b,c or MIN:MAX (doubling)");
   app.add_option("--progress", o.progress,
                  "SECONDS between progress lines (done/total, ETA) on rank 0's stderr; 0: after every step")
       ->capture_default_str();
-  long long shared_malloc = 0;  // signed, so that a negative value is refused rather than wrapped
-  std::string sim_local_work = "on";
+}
+
+// The simulation build's: shared host buffers, local work in simulated time.
+void add_simulation_options([[maybe_unused]] CLI::App& app, [[maybe_unused]] Given& g) {
 #ifdef MCB_SIMULATE
-  app.add_option("--sim-shared-malloc", shared_malloc,
+  app.add_option("--sim-shared-malloc", g.shared_malloc,
                  "BYTES: host buffers of at least BYTES come from SMPI_SHARED_MALLOC, shared by every simulated rank "
                  "(memory for thousands of ranks; contents meaningless, so no -c); 0: off")
       ->capture_default_str();
-  app.add_option("--sim-local-work", sim_local_work,
+  app.add_option("--sim-local-work", g.sim_local_work,
                  "on: copies, packs, fills and reductions cost simulated time at the platform's per-core rates; off: "
                  "they are free (the model before local work was charged)")
       ->capture_default_str();
 #endif
-  app.add_flag("-v,--verbose", verbose, "more log output (-v info, -vv debug, -vvv trace)");
-  app.add_option("--log-level", log_level, "log level: trace, debug, info, warn, error, critical, off");
+}
 
-  // Every parameter of every algorithm becomes an option --<name>.
-  std::map<std::string, std::string> param_values;
+// Logging, and every parameter of every algorithm as an option --<name>.
+void add_log_and_parameters(CLI::App& app, Given& g, const std::vector<Algorithm>& algorithms) {
+  app.add_flag("-v,--verbose", g.verbose, "more log output (-v info, -vv debug, -vvv trace)");
+  app.add_option("--log-level", g.log_level, "log level: trace, debug, info, warn, error, critical, off");
   std::set<std::string> seen;
   for (const auto& a : algorithms)
     for (const auto& p : a.params)
-      if (seen.insert(p.name).second) app.add_option("--" + p.name, param_values[p.name], p.help);
+      if (seen.insert(p.name).second) app.add_option("--" + p.name, g.params[p.name], p.help);
+}
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp&) {
-    result.exit_code = 0;
-    result.output = app.help();
-    return result;
-  } catch (const CLI::CallForVersion&) {
-    result.exit_code = 0;
-    result.output = version_text(binary);
-    return result;
-  } catch (const CLI::ParseError& e) {
-    throw Error(std::string(e.what()) + " (see --help)");
-  }
-  if (list) {
-    result.exit_code = 0;
-    result.output = list_algorithms(binary, algorithms);
-    return result;
-  }
+// The checks, in the order a bad command line is refused (the first wins).
 
-  // A type the binary does not take is named as such, before whether this
-  // MPI has it (parse_datatype's own message).
+// -T and --op: a type the binary does not take is named as such, before
+// whether this MPI has it (parse_datatype's own message).
+void check_data(Options& o, const Given& g, const std::string& binary, const Offer& offer) {
   auto offered = [&](const std::string& n) {
     return std::find(offer.types.begin(), offer.types.end(), n) != offer.types.end();
   };
-  if (!offered(type.rfind("mpi_", 0) == 0 ? type.substr(4) : type)) {
+  if (!offered(g.type.rfind("mpi_", 0) == 0 ? g.type.substr(4) : g.type)) {
     std::string canonical;
     try {
-      canonical = parse_datatype(type).name;
+      canonical = parse_datatype(g.type).name;
     } catch (const Error&) {
     }
-    if (!offered(canonical)) throw Error("--type " + type + ": " + binary + " takes " + type_list);
+    if (!offered(canonical)) throw Error("--type " + g.type + ": " + binary + " takes " + g.type_list);
   }
-  o.type = parse_datatype(type);
-  if (!offer.ops.empty()) {
-    if (std::find(offer.ops.begin(), offer.ops.end(), op) == offer.ops.end())
-      throw Error("--op " + op + ": " + binary + " takes " + op_list);
-    o.op = op_named(op);
-    if (!o.type.elem || !op_allowed(*o.op, *o.type.elem))
-      throw Error("--op " + op + ": MPI defines " + op + " on integer types only, not on " + o.type.name);
-  }
+  o.type = parse_datatype(g.type);
+  if (offer.ops.empty()) return;
+  if (std::find(offer.ops.begin(), offer.ops.end(), g.op) == offer.ops.end())
+    throw Error("--op " + g.op + ": " + binary + " takes " + g.op_list);
+  o.op = op_named(g.op);
+  if (!o.type.elem || !op_allowed(*o.op, *o.type.elem))
+    throw Error("--op " + g.op + ": MPI defines " + g.op + " on integer types only, not on " + o.type.name);
+}
+
+// -m (from the element size when only MAX or nothing is given), -i, -x, --ranks-per-node.
+void check_sizes_and_counts(Options& o, Given& g, const CLI::App& app) {
   if (!app.count("--message-size"))
-    sizes = std::to_string(o.type.bytes) + ":" + std::to_string(kDefaultMax);
-  else if (sizes.find_first_of(":,") == std::string::npos)  // MAX alone: from the element size, like the default
-    sizes = std::to_string(o.type.bytes) + ":" + sizes;
-  o.sizes = parse_sizes(sizes);
+    g.sizes = std::to_string(o.type.bytes) + ":" + std::to_string(kDefaultMax);
+  else if (g.sizes.find_first_of(":,") == std::string::npos)  // MAX alone: from the element size, like the default
+    g.sizes = std::to_string(o.type.bytes) + ":" + g.sizes;
+  o.sizes = parse_sizes(g.sizes);
   for (std::size_t s : o.sizes)
     if (s % o.type.bytes != 0)
-      throw Error("--message-size " + sizes + ": " + std::to_string(s) + " bytes is not a multiple of the " +
+      throw Error("--message-size " + g.sizes + ": " + std::to_string(s) + " bytes is not a multiple of the " +
                   o.type.name + " size (" + std::to_string(o.type.bytes) + " bytes)");
   if (app.count("--iterations") && o.iterations < 1)
     throw Error("--iterations " + std::to_string(o.iterations) + ": must be >= 1");
   if (app.count("--warmup") && o.warmup < 0) throw Error("--warmup " + std::to_string(o.warmup) + ": must be >= 0");
   if (app.count("--ranks-per-node") && o.layout.ranks_per_node < 1)
     throw Error("--ranks-per-node " + std::to_string(o.layout.ranks_per_node) + ": must be >= 1");
-  o.mem = parse_mem_kind(mem);
-  o.staging = parse_staging(staging);
-  if (gpu_aware == "auto")
+}
+
+// -d, --staging, the GPU options, the simulation's buffers, --buffers.
+void check_memory(Options& o, const Given& g, const Offer& offer, const CLI::App& app) {
+  o.mem = parse_mem_kind(g.mem);
+  o.staging = parse_staging(g.staging);
+  if (g.gpu_aware == "auto")
     o.gpu_aware = GpuAware::automatic;
-  else if (gpu_aware == "yes")
+  else if (g.gpu_aware == "yes")
     o.gpu_aware = GpuAware::yes;
-  else if (gpu_aware == "no")
+  else if (g.gpu_aware == "no")
     o.gpu_aware = GpuAware::no;
   else
-    throw Error("--gpu-aware " + gpu_aware + ": expected auto, yes or no");
+    throw Error("--gpu-aware " + g.gpu_aware + ": expected auto, yes or no");
   if (offer.gpus && app.count("--gpus-per-node") && o.layout.gpus_per_node < 1)
     throw Error("--gpus-per-node " + std::to_string(o.layout.gpus_per_node) + ": must be >= 1");
   if (o.layout.procs_per_gpu < 1)
@@ -275,55 +295,63 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
     throw Error("--procs-per-gpu " + std::to_string(o.layout.procs_per_gpu) +
                 ": the processes of a GPU share its buffers, and SMPI shares no memory between simulated ranks");
 #endif
-  if (sim_local_work != "on" && sim_local_work != "off")
-    throw Error("--sim-local-work " + sim_local_work + ": expected on or off");
-  o.sim_local_work = sim_local_work == "on";
-  if (shared_malloc < 0) throw Error("--sim-shared-malloc " + std::to_string(shared_malloc) + ": must be >= 0 bytes");
-  o.sim_shared_malloc = static_cast<std::size_t>(shared_malloc);
+  if (g.sim_local_work != "on" && g.sim_local_work != "off")
+    throw Error("--sim-local-work " + g.sim_local_work + ": expected on or off");
+  o.sim_local_work = g.sim_local_work == "on";
+  if (g.shared_malloc < 0)
+    throw Error("--sim-shared-malloc " + std::to_string(g.shared_malloc) + ": must be >= 0 bytes");
+  o.sim_shared_malloc = static_cast<std::size_t>(g.shared_malloc);
   if (o.sim_shared_malloc > 0 && o.validate)
     throw Error("--validate: buffers shared by --sim-shared-malloc hold no data of their own to check; drop one");
   if (o.sim_shared_malloc > 0 && o.mem != MemKind::host)
-    throw Error("--sim-shared-malloc: shares host memory only (--mem " + mem + ")");
+    throw Error("--sim-shared-malloc: shares host memory only (--mem " + g.mem + ")");
   if (o.buffers != "plain" && o.buffers != "registered" && o.buffers != "mixed")
     throw Error("--buffers " + o.buffers + ": expected plain, registered or mixed");
   if (o.buffers != "plain" && o.mem != MemKind::host)
-    throw Error("--buffers " + o.buffers + ": registered buffers are host memory (--mem " + mem + ")");
+    throw Error("--buffers " + o.buffers + ": registered buffers are host memory (--mem " + g.mem + ")");
   if (o.buffers != "plain" && o.layout.procs_per_gpu > 1)
     throw Error("--buffers " + o.buffers + ": with --procs-per-gpu the processes of a GPU share its buffers already");
 #ifdef MCB_SIMULATE
   if (o.buffers != "plain") throw Error("--buffers " + o.buffers + ": SMPI shares no memory between simulated ranks");
 #endif
-  o.layout.order = parse_rank_order(order);
-  o.layout.region = RegionSpec::parse(region);
-  if (phase_mode == "embedded")
+}
+
+// --rank-order, --region, --phase-mode, --nodes, --progress, -v and --log-level.
+void check_layout_and_logging(Options& o, const Given& g) {
+  o.layout.order = parse_rank_order(g.order);
+  o.layout.region = RegionSpec::parse(g.region);
+  if (g.phase_mode == "embedded")
     o.phase_modes = {PhaseMode::embedded};
-  else if (phase_mode == "isolated")
+  else if (g.phase_mode == "isolated")
     o.phase_modes = {PhaseMode::isolated};
-  else if (phase_mode == "both")
+  else if (g.phase_mode == "both")
     o.phase_modes = {PhaseMode::embedded, PhaseMode::isolated};
   else
-    throw Error("--phase-mode " + phase_mode + ": expected embedded, isolated or both");
-  if (!nodes.empty()) o.nodes = parse_int_list("--nodes", nodes);
+    throw Error("--phase-mode " + g.phase_mode + ": expected embedded, isolated or both");
+  if (!g.nodes.empty()) o.nodes = parse_int_list("--nodes", g.nodes);
   if (!(o.progress >= 0)) {  // NaN too
     std::ostringstream text;
     text << o.progress;
     throw Error("--progress " + text.str() + ": must be >= 0 seconds");
   }
-
   static const char* levels[] = {"trace", "debug", "info", "warn", "error", "critical", "off"};
-  o.log_level = std::max(0, 3 - verbose);
-  if (!log_level.empty()) {
-    auto it = std::find(std::begin(levels), std::end(levels), log_level);
+  o.log_level = std::max(0, 3 - g.verbose);
+  if (!g.log_level.empty()) {
+    auto it = std::find(std::begin(levels), std::end(levels), g.log_level);
     if (it == std::end(levels))
-      throw Error("--log-level " + log_level + ": expected trace, debug, info, warn, error, critical or off");
+      throw Error("--log-level " + g.log_level + ": expected trace, debug, info, warn, error, critical or off");
     o.log_level = static_cast<int>(it - std::begin(levels));
   }
+}
 
-  // --algorithm: a list, or all (every algorithm this build and MPI can run).
-  if (breakdown && (algos == "all" || algos.find(',') != std::string::npos))
-    throw Error("--algorithm " + algos + ": " + binary + " breaks down one algorithm; name one (see --list)");
+// --algorithm: a list, or all (every algorithm this build and MPI can run);
+// each once, the first mention wins; then the parameters and configurations.
+void check_algorithms(Options& o, const Given& g, const std::string& binary, const std::vector<Algorithm>& algorithms,
+                      const CLI::App& app) {
+  if (g.breakdown && (g.algos == "all" || g.algos.find(',') != std::string::npos))
+    throw Error("--algorithm " + g.algos + ": " + binary + " breaks down one algorithm; name one (see --list)");
   std::vector<std::string> named;
-  std::stringstream ss(algos);
+  std::stringstream ss(g.algos);
   std::string name;
   while (std::getline(ss, name, ',')) {
     if (name == "all") {
@@ -341,14 +369,62 @@ ParseResult parse_options(int argc, const char* const* argv, const std::string& 
     o.algorithms.push_back(name);
     named.push_back(name);
   }
-  for (std::size_t i = 0; i < o.algorithms.size(); ++i)  // each algorithm once, first mention wins
+  for (std::size_t i = 0; i < o.algorithms.size(); ++i)
     o.algorithms.erase(
         std::remove(o.algorithms.begin() + static_cast<long>(i) + 1, o.algorithms.end(), o.algorithms[i]),
         o.algorithms.end());
-  if (o.algorithms.empty()) throw Error("--algorithm " + algos + ": no algorithm selected");
-  for (const auto& [n, v] : param_values)
+  if (o.algorithms.empty()) throw Error("--algorithm " + g.algos + ": no algorithm selected");
+  for (const auto& [n, v] : g.params)
     if (app.count("--" + n)) o.params.set(n, v);
   o.configs = expand_configs(algorithms, o.algorithms, named, o.params);
+}
+
+}  // namespace
+
+ParseResult parse_options(int argc, const char* const* argv, const std::string& binary,
+                          const std::vector<Algorithm>& algorithms, Tool tool, const Offer& offer) {
+  ParseResult result;
+  Options& o = result.options;
+  Given g;
+  g.breakdown = tool == Tool::breakdown;
+  g.type = offer.types.front();
+  g.type_list = joined(offer.types);
+  g.op = offer.ops.empty() ? "" : offer.ops.front();
+  g.op_list = joined(offer.ops);
+  g.algos = g.breakdown ? "" : "all";
+  g.phase_mode = g.breakdown ? "both" : "embedded";
+  CLI::App app{binary + ": OSU-style benchmark of collective algorithms (mcb " MCB_VERSION ")", binary};
+  app.set_version_flag("--version", std::string(MCB_VERSION));
+  add_osu_options(app, o, g, offer);
+  add_gpu_options(app, o, g, offer);
+  add_data_options(app, g, offer);
+  add_output_options(app, o, g);
+  add_layout_options(app, o, g);
+  add_simulation_options(app, g);
+  add_log_and_parameters(app, g, algorithms);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    result.exit_code = 0;
+    result.output = app.help();
+    return result;
+  } catch (const CLI::CallForVersion&) {
+    result.exit_code = 0;
+    result.output = version_text(binary);
+    return result;
+  } catch (const CLI::ParseError& e) {
+    throw Error(std::string(e.what()) + " (see --help)");
+  }
+  if (g.list) {
+    result.exit_code = 0;
+    result.output = list_algorithms(binary, algorithms);
+    return result;
+  }
+  check_data(o, g, binary, offer);
+  check_sizes_and_counts(o, g, app);
+  check_memory(o, g, offer, app);
+  check_layout_and_logging(o, g);
+  check_algorithms(o, g, binary, algorithms, app);
   return result;
 }
 

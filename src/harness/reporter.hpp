@@ -11,11 +11,11 @@
 #include <memory>
 #include <string>
 
-#include "harness/benchmark.hpp"
 #include "harness/measure.hpp"
 #include "harness/options.hpp"
 #include "harness/report.hpp"
 #include "harness/session.hpp"
+#include "harness/spec.hpp"
 #include "mcb/layout.hpp"
 #include "mcb/plan.hpp"
 

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/benchmark.hpp"
 #include "harness/options.hpp"
+#include "harness/spec.hpp"
 #include "mcb/layout.hpp"
 #include "mcb/memory.hpp"
 #include "mcb/plan.hpp"

@@ -1,12 +1,8 @@
-// The one benchmark harness: every mcb_<collective> main is a
-// CollectiveSpec handed to run_benchmark().
-//
-// Flow: options -> Layout -> for each algorithm and size: Plan = setup
-// (outside the timed loop) -> warm-up -> timed iterations (OSU: barrier,
-// time one iteration, untimed barrier; every iteration's time kept on every
-// rank, per phase) -> max over ranks per iteration, reduced once after the
-// loop -> statistics -> validation against the results mcb computes from the
-// fill pattern (harness/validation.hpp) -> table and rows.
+// What a binary tells the harness about its collective: the CollectiveSpec
+// (buffer sizes, the validation pattern and the expected results, the table
+// it prints). Every mcb_<collective> main fills one and hands it to
+// run_benchmark() (harness/benchmark.hpp); the harness's parts (validation,
+// reporter, session) read it from here.
 #pragma once
 
 #include <cstddef>
@@ -86,9 +82,5 @@ struct CollectiveSpec {
   /// elements read as doubles); 0: every element equal to the expected one.
   double tolerance = 0.0;
 };
-
-/// Initializes MPI, runs the benchmark, finalizes MPI. Returns the process
-/// exit code: 0 on success, 1 when a validation failed, 2 on bad input.
-int run_benchmark(int argc, char** argv, const CollectiveSpec& spec);
 
 }  // namespace mcb::bench

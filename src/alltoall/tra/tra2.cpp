@@ -21,9 +21,9 @@
 #include <memory>
 #include <utility>
 
-#include "hierarchy.hpp"
 #include "mcb/error.hpp"
 #include "mcb/tra_model.hpp"
+#include "node_aware/hierarchy.hpp"
 #include "tra.hpp"
 
 namespace mcb::alltoall {

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/benchmark.hpp"
 #include "harness/options.hpp"
+#include "harness/spec.hpp"
 #include "mcb/layout.hpp"
 #include "mcb/memory.hpp"
 
