@@ -11,5 +11,5 @@ build=build
 [[ $mpi == openmpi ]] || build=build-$mpi
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DMCB_MPI="$mpi"
 cmake --build "$build" -j "$(nproc)"
-MCB_MPI=$mpi scripts/local-run.sh -n 2 "$build/src/mcb_alltoall" --algorithm all -c -f --csv "$build/alltoall.csv"
+MCB_MPI=$mpi scripts/batch/local-run.sh -n 2 "$build/src/mcb_alltoall" --algorithm all -c -f --csv "$build/alltoall.csv"
 echo "quickstart: rows written to $build/alltoall.csv"

@@ -11,7 +11,7 @@ OUTDIR (default RESULTS_DIR/figures), and prints one line per figure made
 results file is missing, and which script writes it).
 Exit status: 0 when every figure ran (made or skipped for want of data), 1
 when one failed with an error, 3 when --strict and one was skipped.
-`plots/figure.py --list` names the figures; scripts/figures.md lists them
+`plots/figure.py --list` names the figures; scripts/batch/figures.md lists them
 with their scripts and plots.
 """
 import argparse

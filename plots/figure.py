@@ -13,7 +13,7 @@ ppg_fig08, ...) or a figure script of its own (tra_fig04 is
 plots/tra_fig04.py, which also runs alone). Writes NAME.png and NAME.pdf
 into OUTDIR (default RESULTS_DIR/figures) and prints the summary line;
 exit 3 when RESULTS_DIR lacks the data (the line names the file and the
-script that writes it). scripts/figures.md lists the figures.
+script that writes it). scripts/batch/figures.md lists the figures.
 """
 import argparse
 import importlib
@@ -50,11 +50,11 @@ class Figure(NamedTuple):
 
 
 LOCALITY = "alltoall-manycore-locality"
-LEADERS = "alltoall_leaders-*.csv (scripts/alltoall_leaders.sbatch)"
-NODES = "alltoall_nodes-*.csv (scripts/alltoall_nodes.sbatch)"
+LEADERS = "alltoall_leaders-*.csv (scripts/batch/alltoall_leaders.sbatch)"
+NODES = "alltoall_nodes-*.csv (scripts/batch/alltoall_nodes.sbatch)"
 PPG = "allreduce-multi-process-per-gpu"
 MULTIRADIX = "allreduce-shared-memory-multiradix"
-BREAKDOWN = "(scripts/alltoall_breakdown.sbatch)"
+BREAKDOWN = "(scripts/batch/alltoall_breakdown.sbatch)"
 PPG_RUNS = "Mean of the runs, error bars from the fastest to the slowest run"
 
 TABLE = [
@@ -103,7 +103,7 @@ TABLE = [
         phase timed alone between barriers (phase_mode "isolated", as the paper measured;
         locality_common.PHASE_MODE); each bar is the run with the smallest total (the paper plots the minimum of
         its runs).""",
-           "breakdown_hierarchical-*.csv (scripts/alltoall_breakdown.sbatch)", locality_common.breakdown_by_inner,
+           "breakdown_hierarchical-*.csv (scripts/batch/alltoall_breakdown.sbatch)", locality_common.breakdown_by_inner,
            ("hierarchical", "Hierarchical timing breakdown")),
     Figure("locality_fig14", f'{LOCALITY}, Figure 14 ("Dane, various sizes, 32 nodes, Node Aware Timing '
            'Breakdown")', """
@@ -111,34 +111,34 @@ TABLE = [
         alltoall) as stacked bars against bytes per process (4 B to 4 KiB), one panel per inner exchange
         (pairwise, nonblocking), on the largest node count; a black tick marks the whole operation's time.
         Phases timed alone (isolated), the run with the smallest total (see locality_common.py).""",
-           "breakdown_node_aware-*.csv (scripts/alltoall_breakdown.sbatch)", locality_common.breakdown_by_inner,
+           "breakdown_node_aware-*.csv (scripts/batch/alltoall_breakdown.sbatch)", locality_common.breakdown_by_inner,
            ("node_aware", "Node-aware timing breakdown")),
     Figure("ppg_fig08", f"{PPG}, Figure 8 (multi-lane GPU-aware performance on 8 nodes of Delta, varying buffer "
            "sizes)", f"""
         the standard MPI_Allreduce (ppg_standard) against the multi-lane allreduce (ppg_lane with the system
         MPI's allreduce between nodes), one process per GPU, all GPUs of every node, time against the buffer
         size in floats, on all the nodes of the run. {PPG_RUNS} (the paper's run-to-run variation, 10 runs).""",
-           "allreduce_ppg_sizes-p1-*.csv (scripts/allreduce_ppg.sbatch)", ppg_common.standard_vs_lane, ("sizes",)),
+           "allreduce_ppg_sizes-p1-*.csv (scripts/batch/allreduce_ppg.sbatch)", ppg_common.standard_vs_lane, ("sizes",)),
     Figure("ppg_fig09", f"{PPG}, Figure 9 (multi-lane GPU-aware performance of 2^27 floats on Delta, varying node "
            "counts)", f"""
         the standard MPI_Allreduce (ppg_standard) against the multi-lane allreduce (ppg_lane with the system
         MPI's allreduce between nodes), one process per GPU, all GPUs of every node, time of the node-scaling
         buffer against the node count (1, 2, 4, ... nodes of one launch, mcb --nodes). {PPG_RUNS} (the paper's
         run-to-run variation).""",
-           "allreduce_ppg_nodes-p1-*.csv (scripts/allreduce_ppg.sbatch)", ppg_common.standard_vs_lane, ("nodes",)),
+           "allreduce_ppg_nodes-p1-*.csv (scripts/batch/allreduce_ppg.sbatch)", ppg_common.standard_vs_lane, ("nodes",)),
     Figure("ppg_fig10", f"{PPG}, Figure 10 (a standard MPI_Allreduce with multiple processes per GPU on Delta)", f"""
         the standard allreduce (ppg_standard: each of a GPU's PPG processes allreduces its slice of the buffer)
         with PPG 1, 2, 4, 8, 16, one line per PPG, time against the node count at the node-scaling buffer (2^27
         floats in the paper). Against node count because the paper's text reads this figure that way (speedups
         growing with the node count, over 1.7x at 32 nodes); Figure 12 gives the sizes. {PPG_RUNS}.""",
-           "allreduce_ppg_nodes-p*-*.csv, 2 PPG or more (scripts/allreduce_ppg.sbatch)", ppg_common.by_ppg,
+           "allreduce_ppg_nodes-p*-*.csv, 2 PPG or more (scripts/batch/allreduce_ppg.sbatch)", ppg_common.by_ppg,
            ("nodes", "ppg_standard")),
     Figure("ppg_fig11", f"{PPG}, Figure 11 (the multi-lane all-reduce with multiple processes per GPU on Delta)",
            f"""
         the multi-lane allreduce (ppg_lane, the system MPI's allreduce between nodes) with PPG 1, 2, 4, 8, 16,
         one line per PPG, time against the node count at the node-scaling buffer (2^27 floats in the paper), as
         Figure 10 (the paper's 1.39x is read at 8 nodes). {PPG_RUNS}.""",
-           "allreduce_ppg_nodes-p*-*.csv, 2 PPG or more (scripts/allreduce_ppg.sbatch)", ppg_common.by_ppg,
+           "allreduce_ppg_nodes-p*-*.csv, 2 PPG or more (scripts/batch/allreduce_ppg.sbatch)", ppg_common.by_ppg,
            ("nodes", "ppg_lane", "system")),
     Figure("ppg_fig12", f"{PPG}, Figure 12 (standard and multi-lane algorithms with multiple processes per GPU on "
            "8 nodes of Delta, varying buffer sizes)", f"""
@@ -146,20 +146,20 @@ TABLE = [
         ring between nodes, with 1 process per GPU (dashed, open markers) and the largest PPG of the files
         (solid; 16 in the paper), time against the buffer size in floats on all the nodes of the run.
         {PPG_RUNS}.""",
-           "allreduce_ppg_sizes-p*-*.csv, 2 PPG or more (scripts/allreduce_ppg.sbatch)", ppg_common.one_vs_most,
+           "allreduce_ppg_sizes-p*-*.csv, 2 PPG or more (scripts/batch/allreduce_ppg.sbatch)", ppg_common.one_vs_most,
            ("sizes",)),
     Figure("ppg_fig13", f"{PPG}, Figure 13 (standard and multi-lane algorithms with multiple processes per GPU of "
            "2^27 floats on Delta, varying node counts)", f"""
         the standard allreduce, the multi-lane one (system MPI between nodes) and the multi-lane one with the
         ring between nodes, with 1 process per GPU (dashed, open markers) and the largest PPG of the files
         (solid; 16 in the paper), time at the node-scaling buffer against the node count. {PPG_RUNS}.""",
-           "allreduce_ppg_nodes-p*-*.csv, 2 PPG or more (scripts/allreduce_ppg.sbatch)", ppg_common.one_vs_most,
+           "allreduce_ppg_nodes-p*-*.csv, 2 PPG or more (scripts/batch/allreduce_ppg.sbatch)", ppg_common.one_vs_most,
            ("nodes",)),
     Figure("locality_fig10", f'{LOCALITY}, Figure 10 ("Various Sizes, 32 Nodes")', """
         every alltoall algorithm against the system MPI, time against bytes per process (4 B to 4 KiB) on the
         largest node count, pairwise inner exchanges solid, nonblocking dashed, 4 processes per leader or group,
         the minimum of the runs.""",
-           "alltoall_sizes-*.csv (scripts/alltoall_sizes.sbatch)", locality_common.by_size),
+           "alltoall_sizes-*.csv (scripts/batch/alltoall_sizes.sbatch)", locality_common.by_size),
     Figure("locality_fig15", f'{LOCALITY}, Figure 15 ("Dane, 1024 Integer Message Size, 2 to 32 nodes, Pairwise '
            'Node Aware")', """
         the time of each phase of the node-aware alltoall with a pairwise inner exchange (inter-node, repack,
@@ -180,7 +180,7 @@ TABLE = [
         the system MPI (MPI_Allreduce, MPI_Allreduce_init), the shared-memory recursive exchange, cyclic shift and
         tree through the persistent (solid) and blocking (dashed) interfaces, and the point-to-point recursive
         doubling, Rabenseifner and ring (dotted); the minimum of the runs. One panel per task count found.""",
-           "allreduce_node_inplace-*.csv (scripts/allreduce_node.sbatch)", multiradix_common.in_place),
+           "allreduce_node_inplace-*.csv (scripts/batch/allreduce_node.sbatch)", multiradix_common.in_place),
     Figure("multiradix_fig13", f"{MULTIRADIX}, Figure 13 (allreduce on 4 nodes: 128 tasks per node on AMD EPYC, top; "
            "288 on Grace, bottom)", """
         time against message size (float sums) of the system MPI (MPI_Allreduce, and MPI_Allreduce_init, which
@@ -189,13 +189,13 @@ TABLE = [
         the paper's latency-optimal inter-node part), and the point-to-point recursive doubling, Rabenseifner and
         ring over all the ranks (dotted); the minimum of the runs. One panel per (nodes, tasks per node) found:
         one sbatch run per machine.""",
-           "allreduce_nodes-*.csv (scripts/allreduce_nodes.sbatch)", multiradix_common.several_nodes),
+           "allreduce_nodes-*.csv (scripts/batch/allreduce_nodes.sbatch)", multiradix_common.several_nodes),
     Figure("tra_fig12", "alltoall-tunable-radix-tra, Figure 12 (Polaris, weak scaling)", """
         TRA (r = ceil(sqrt(P)), blue), TRA2 (r1 = ceil(sqrt(Q)), r2 = N, green) and the system MPI_Alltoall
         (pink) against the process count P, one panel per block size S; mean over the iterations with the
         standard deviation as error bars. The same data as Figure 10 (plots/tra_fig10.py, whose loading and
         style it uses); mcb --nodes: P varies within a file.""",
-           "tra_compare-*.csv (scripts/tra_compare.sbatch)", tra_fig10.by_ranks),
+           "tra_compare-*.csv (scripts/batch/tra_compare.sbatch)", tra_fig10.by_ranks),
 ]
 
 

@@ -33,7 +33,7 @@ def by_leaders(directory, outdir, name, title, algorithms, key, unit):
     """Figures 7-9: time against size of `algorithms` (the reference, then the
     one whose processes per leader or group, params `key`, vary: one series per
     value and inner exchange) on the largest node count."""
-    df = mcbplot.load(directory, "alltoall_leaders-*.csv", "scripts/alltoall_leaders.sbatch")
+    df = mcbplot.load(directory, "alltoall_leaders-*.csv", "scripts/batch/alltoall_leaders.sbatch")
     df = df[df["algorithm"].isin(algorithms)]
     if algorithms[-1] not in set(df["algorithm"]):
         raise mcbplot.Skip(f"alltoall_leaders-*.csv has no {algorithms[-1]} rows")
@@ -58,7 +58,7 @@ def by_leaders(directory, outdir, name, title, algorithms, key, unit):
 def node_scaling(directory, outdir, name, size):
     """Figures 11 and 12: the paper's algorithms at `size` bytes per process
     against the node count (one launch of mcb --nodes)."""
-    df = mcbplot.load(directory, "alltoall_nodes-*.csv", "scripts/alltoall_nodes.sbatch")
+    df = mcbplot.load(directory, "alltoall_nodes-*.csv", "scripts/batch/alltoall_nodes.sbatch")
     df = df[df["algorithm"].isin(PAPER) & (df["size_bytes"] == size)]
     if df.empty:
         raise mcbplot.Skip(f"alltoall_nodes-*.csv has no {size} B rows of the paper's algorithms")
@@ -95,7 +95,7 @@ PHASES = {"gather": "tab:blue", "repack": "tab:gray", "inter_node": "tab:orange"
 def breakdown(directory, kind, keys):
     """Every phase of breakdown_{kind}-*.csv in PHASE_MODE, for each combination
     of `keys` only the run (file) whose total is the smallest."""
-    df = mcbplot.load(directory, f"breakdown_{kind}-*.csv", "scripts/alltoall_breakdown.sbatch", phase=None)
+    df = mcbplot.load(directory, f"breakdown_{kind}-*.csv", "scripts/batch/alltoall_breakdown.sbatch", phase=None)
     df = df[df["phase_mode"] == PHASE_MODE]
     if df.empty:
         raise mcbplot.Skip(f"breakdown_{kind}-*.csv has no {PHASE_MODE} phase rows")
@@ -155,7 +155,7 @@ def breakdown_by_inner(directory, outdir, name, kind, title):
 def by_size(directory, outdir, name):
     """Figure 10: every algorithm of the paper (PAPER) against size on the
     largest node count, the minimum of the runs."""
-    df = mcbplot.load(directory, "alltoall_sizes-*.csv", "scripts/alltoall_sizes.sbatch")
+    df = mcbplot.load(directory, "alltoall_sizes-*.csv", "scripts/batch/alltoall_sizes.sbatch")
     df = df[df["algorithm"].isin(PAPER)]
     if df.empty:
         raise mcbplot.Skip("alltoall_sizes-*.csv holds none of the paper's algorithms")

@@ -8,7 +8,7 @@ the largest node count, pairwise inner exchanges solid, nonblocking dashed,
 the minimum of the runs. One figure per system found:
 locality_fig17_18-{system}.
 
-Data: alltoall_systems-{system}-N*-n*-run*.csv from scripts/alltoall_systems.sbatch.
+Data: alltoall_systems-{system}-N*-n*-run*.csv from scripts/batch/alltoall_systems.sbatch.
     /usr/bin/python3 plots/locality_fig17_18.py RESULTS_DIR [-o OUTDIR]
 """
 import os
@@ -18,7 +18,7 @@ import sys
 import mcbplot
 
 NAME = "locality_fig17_18"
-FIGURES = {f"{NAME}-SYSTEM": "alltoall_systems-SYSTEM-*.csv (scripts/alltoall_systems.sbatch), one per system"}
+FIGURES = {f"{NAME}-SYSTEM": "alltoall_systems-SYSTEM-*.csv (scripts/batch/alltoall_systems.sbatch), one per system"}
 ALGORITHMS = ["system", "node_aware", "locality_aware", "multileader_node_aware"]
 FILE = re.compile(r"alltoall_systems-(.+)-N\d+-n\d+-run\d+\.csv(\.gz)?$")  # system names have no "-"
 
@@ -26,11 +26,11 @@ FILE = re.compile(r"alltoall_systems-(.+)-N\d+-n\d+-run\d+\.csv(\.gz)?$")  # sys
 def make(directory, outdir):
     systems = sorted({m.group(1) for f in os.listdir(directory) if (m := FILE.match(f))})
     if not systems:
-        raise mcbplot.Skip(f"no alltoall_systems-SYSTEM-*.csv in {directory} (run scripts/alltoall_systems.sbatch)")
+        raise mcbplot.Skip(f"no alltoall_systems-SYSTEM-*.csv in {directory} (run scripts/batch/alltoall_systems.sbatch)")
     made = []
     for system in systems:
         try:
-            df = mcbplot.load(directory, f"alltoall_systems-{system}-N*-n*-run*.csv", "scripts/alltoall_systems.sbatch")
+            df = mcbplot.load(directory, f"alltoall_systems-{system}-N*-n*-run*.csv", "scripts/batch/alltoall_systems.sbatch")
         except mcbplot.Skip as e:
             print(f"{NAME}: {system}: no figure: {e}", file=sys.stderr)
             continue

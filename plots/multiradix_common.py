@@ -89,7 +89,7 @@ def one_per_ranks(df, what):
 
 def in_place(directory, outdir, name):
     """Figure 12: Figures 9-11's top panel run in place, one panel per task count."""
-    df = mcbplot.load(directory, "allreduce_node_inplace-*.csv", "scripts/allreduce_node.sbatch")
+    df = mcbplot.load(directory, "allreduce_node_inplace-*.csv", "scripts/batch/allreduce_node.sbatch")
     if not (df["in_place"] == 1).all():
         raise mcbplot.Skip("allreduce_node_inplace-*.csv holds rows not run in place (in_place 0)")
     parts = one_per_ranks(keep(df), "allreduce_node_inplace-*.csv")
@@ -104,7 +104,7 @@ def in_place(directory, outdir, name):
 
 def several_nodes(directory, outdir, name):
     """Figure 13: one panel per (nodes, tasks per node) of several nodes."""
-    df = keep(mcbplot.load(directory, "allreduce_nodes-*.csv", "scripts/allreduce_nodes.sbatch"))
+    df = keep(mcbplot.load(directory, "allreduce_nodes-*.csv", "scripts/batch/allreduce_nodes.sbatch"))
     df = df[df["nodes"] > 1]
     if df.empty:
         raise mcbplot.Skip("allreduce_nodes-*.csv: no run of the paper's algorithms on several nodes")

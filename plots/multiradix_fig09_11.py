@@ -12,7 +12,7 @@ found: multiradix_fig09_11-n{P} (the same experiment on the three CPU shapes
 is three sbatch runs).
 
 Data: allreduce_node-N1-n{P}-run*.csv and allreduce_node_prime-N1-n{P'}-run*.csv
-from scripts/allreduce_node.sbatch (no prime file: the top panel alone).
+from scripts/batch/allreduce_node.sbatch (no prime file: the top panel alone).
     /usr/bin/python3 plots/multiradix_fig09_11.py RESULTS_DIR [-o OUTDIR]
 """
 import sys
@@ -20,9 +20,9 @@ import sys
 import mcbplot
 import multiradix_common as mr
 
-FIGURES = {"multiradix_fig09_11": "allreduce_node{,_prime}-*.csv (scripts/allreduce_node.sbatch); "
+FIGURES = {"multiradix_fig09_11": "allreduce_node{,_prime}-*.csv (scripts/batch/allreduce_node.sbatch); "
                                   "one figure multiradix_fig09_11-n{P} per task count"}
-SCRIPT = "scripts/allreduce_node.sbatch"
+SCRIPT = "scripts/batch/allreduce_node.sbatch"
 
 
 def make(directory, outdir):
@@ -32,7 +32,7 @@ def make(directory, outdir):
     except mcbplot.Skip:
         prime = {}
     for P, df in sorted(full.items()):
-        p = mr.largest_prime(P)  # as scripts/batch.sh's largest_prime
+        p = mr.largest_prime(P)  # as scripts/batch/batch.sh's largest_prime
         parts = [(df, f"{P} tasks (all cores)")]
         if p in prime:
             parts.append((prime[p], f"{p} tasks (largest prime)"))

@@ -8,7 +8,7 @@ of the runs. One panel per task count found, the all-cores runs and the
 largest-prime ones (the paper shows the all-cores counts of two runs).
 
 Data: allreduce_node-N1-n{P}-run*.csv (and allreduce_node_prime-*.csv when
-present) from scripts/allreduce_node.sbatch.
+present) from scripts/batch/allreduce_node.sbatch.
     /usr/bin/python3 plots/multiradix_fig14.py RESULTS_DIR [-o OUTDIR]
 """
 import mcbplot  # first: it says which library is missing (scripts/needs.py)
@@ -16,8 +16,8 @@ import pandas as pd
 
 import multiradix_common as mr
 
-FIGURES = {"multiradix_fig14": "allreduce_node{,_prime}-*.csv (scripts/allreduce_node.sbatch)"}
-SCRIPT = "scripts/allreduce_node.sbatch"
+FIGURES = {"multiradix_fig14": "allreduce_node{,_prime}-*.csv (scripts/batch/allreduce_node.sbatch)"}
+SCRIPT = "scripts/batch/allreduce_node.sbatch"
 
 
 def persistent(df):

@@ -7,15 +7,15 @@ and the shared-memory tree through the persistent (solid) and blocking
 (dashed) interfaces; the minimum of the runs. One figure per task count
 found: multiradix_fig15_17-n{P} (the three figures are three sbatch runs).
 
-Data: reduce-N1-n{P}-run*.csv and bcast-N1-n{P}-run*.csv from scripts/reduce_bcast.sbatch.
+Data: reduce-N1-n{P}-run*.csv and bcast-N1-n{P}-run*.csv from scripts/batch/reduce_bcast.sbatch.
     /usr/bin/python3 plots/multiradix_fig15_17.py RESULTS_DIR [-o OUTDIR]
 """
 import mcbplot
 import multiradix_common as mr
 
-FIGURES = {"multiradix_fig15_17": "reduce-*.csv, bcast-*.csv (scripts/reduce_bcast.sbatch); "
+FIGURES = {"multiradix_fig15_17": "reduce-*.csv, bcast-*.csv (scripts/batch/reduce_bcast.sbatch); "
                                   "one figure multiradix_fig15_17-n{P} per task count"}
-SCRIPT = "scripts/reduce_bcast.sbatch"
+SCRIPT = "scripts/batch/reduce_bcast.sbatch"
 ALGORITHMS = ["system", "system_persistent", "shm_tree"]
 
 

@@ -11,7 +11,7 @@ run, so its one-node rows (params none) belong to both inners.
 """
 import mcbplot
 
-SCRIPT = "scripts/allreduce_ppg.sbatch"
+SCRIPT = "scripts/batch/allreduce_ppg.sbatch"
 NAMES = {("ppg_standard", None): "Standard", ("ppg_lane", "system"): "Multi-lane",
          ("ppg_lane", "ring"): "Multi-lane (ring inter-node)"}
 COLORS = {("ppg_standard", None): mcbplot.color("ppg_standard"), ("ppg_lane", "system"): mcbplot.color("ppg_lane"),

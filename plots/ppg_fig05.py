@@ -10,17 +10,17 @@ the speedup of 16 processes over one at the largest size. Mean of the runs,
 error bars from the fastest to the slowest run (the paper's run-to-run
 variation).
 
-Data: pingpong_ppg-N2-n{ranks}-run*.csv from scripts/pingpong_ppg.sbatch.
+Data: pingpong_ppg-N2-n{ranks}-run*.csv from scripts/batch/pingpong_ppg.sbatch.
     /usr/bin/python3 plots/ppg_fig05.py RESULTS_DIR [-o OUTDIR]
 """
 import mcbplot
 import ppg_common as ppg
 
-FIGURES = {"ppg_fig05": "pingpong_ppg-*.csv (scripts/pingpong_ppg.sbatch)"}
+FIGURES = {"ppg_fig05": "pingpong_ppg-*.csv (scripts/batch/pingpong_ppg.sbatch)"}
 
 
 def make(directory, outdir):
-    df = mcbplot.load(directory, "pingpong_ppg-*.csv", "scripts/pingpong_ppg.sbatch")
+    df = mcbplot.load(directory, "pingpong_ppg-*.csv", "scripts/batch/pingpong_ppg.sbatch")
     df["active"] = df["params"].map(lambda p: mcbplot.param(p, "active"))
     df = df.dropna(subset=["active"])
     if df.empty:

@@ -9,7 +9,7 @@ The cells come from scripts/compare_best.py (load() and compare(), the
 same as allgather_sparbit-cells.csv): its `best_other` is the fastest
 algorithm other than Sparbit. Legend: every classic algorithm measured.
 
-Data: allgather_sparbit-{block,cyclic}-n{P}-run{r}.csv from scripts/allgather_sparbit.sbatch.
+Data: allgather_sparbit-{block,cyclic}-n{P}-run{r}.csv from scripts/batch/allgather_sparbit.sbatch.
     /usr/bin/python3 plots/sparbit_fig01.py RESULTS_DIR [-o OUTDIR]
 """
 import glob
@@ -24,7 +24,7 @@ from matplotlib.patches import Patch, Rectangle
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
 import compare_best  # noqa: E402
 
-FIGURES = {"sparbit_fig01": "allgather_sparbit-block-n*-run*.csv (scripts/allgather_sparbit.sbatch)"}
+FIGURES = {"sparbit_fig01": "allgather_sparbit-block-n*-run*.csv (scripts/batch/allgather_sparbit.sbatch)"}
 WITH_SPARBIT = False
 CLASSIC = [a for a in compare_best.PAPER if a != "sparbit"]
 
@@ -36,7 +36,7 @@ def cells(directory):
     pattern = os.path.join(directory, "allgather_sparbit-*-n*-run*.csv")
     paths = sorted(glob.glob(pattern) + glob.glob(pattern + ".gz"))
     if not paths:
-        raise mcbplot.Skip(f"no allgather_sparbit-*-n*-run*.csv in {directory} (run scripts/allgather_sparbit.sbatch)")
+        raise mcbplot.Skip(f"no allgather_sparbit-*-n*-run*.csv in {directory} (run scripts/batch/allgather_sparbit.sbatch)")
     try:
         times = compare_best.load(paths, "paper")
     except SystemExit as e:  # compare_best's own reason: no allgather or no sparbit rows

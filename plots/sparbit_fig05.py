@@ -8,7 +8,7 @@ fastest classic algorithm (ring, neighbor exchange, recursive doubling,
 Bruck); cells not measured stay blank. The cells come from
 scripts/compare_best.py (via sparbit_fig01.cells()).
 
-Data: allgather_sparbit-{block,cyclic}-n{P}-run{r}.csv from scripts/allgather_sparbit.sbatch.
+Data: allgather_sparbit-{block,cyclic}-n{P}-run{r}.csv from scripts/batch/allgather_sparbit.sbatch.
     /usr/bin/python3 plots/sparbit_fig05.py RESULTS_DIR [-o OUTDIR]
 """
 import mcbplot  # first: it says which library is missing (scripts/needs.py)
@@ -20,7 +20,7 @@ import matplotlib.pyplot as plt
 
 import sparbit_fig01
 
-FIGURES = {"sparbit_fig05": "allgather_sparbit-{block,cyclic}-n*-run*.csv (scripts/allgather_sparbit.sbatch)"}
+FIGURES = {"sparbit_fig05": "allgather_sparbit-{block,cyclic}-n*-run*.csv (scripts/batch/allgather_sparbit.sbatch)"}
 ORDERS = {"block": "sequential (block)", "cyclic": "cyclic"}
 GREYS = ListedColormap(plt.get_cmap("Greys_r")(np.linspace(0.1, 0.92, 256)))  # lighter is better
 

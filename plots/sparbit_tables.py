@@ -7,7 +7,7 @@ Table II: the mean, median and highest improvement over the second best per
 statistic, where Sparbit is the fastest. Both are scripts/compare_best.py's
 own tables (table1, table2), also printed as it prints them.
 
-Data: allgather_sparbit-{block,cyclic}-n{P}-run{r}.csv from scripts/allgather_sparbit.sbatch.
+Data: allgather_sparbit-{block,cyclic}-n{P}-run{r}.csv from scripts/batch/allgather_sparbit.sbatch.
     /usr/bin/python3 plots/sparbit_tables.py RESULTS_DIR [-o OUTDIR]
 """
 import mcbplot  # first: it says which library is missing (scripts/needs.py)
@@ -16,7 +16,7 @@ import matplotlib.pyplot as plt
 import sparbit_fig01
 from sparbit_fig01 import compare_best
 
-FIGURES = {"sparbit_tables": "allgather_sparbit-{block,cyclic}-n*-run*.csv (scripts/allgather_sparbit.sbatch)"}
+FIGURES = {"sparbit_tables": "allgather_sparbit-{block,cyclic}-n*-run*.csv (scripts/batch/allgather_sparbit.sbatch)"}
 ORDERS = {"block": "Sequential (block)", "cyclic": "Cyclic"}
 SETS = ["Min", "Avg", "Max", "Min Avg", "Min Max", "Avg Max", "Min Avg Max"]
 

@@ -7,22 +7,22 @@ alltoall against its radix r = 2 ... P (Propositions 3-4). Red circles mark
 r = ceil(sqrt(P)), the paper's discontinuity and optimal radix. K and D do
 not depend on the block size: one size_bytes of the file is used.
 
-Data: tra_model.csv(.gz) from scripts/tra_model.sh (mcb_tra_model --sweep --csv).
+Data: tra_model.csv(.gz) from scripts/batch/tra_model.sh (mcb_tra_model --sweep --csv).
     /usr/bin/python3 plots/tra_fig04.py RESULTS_DIR [-o OUTDIR]
 """
 import math
 
 import mcbplot
 
-FIGURES = {"tra_fig04": "tra_model.csv (scripts/tra_model.sh)"}
+FIGURES = {"tra_fig04": "tra_model.csv (scripts/batch/tra_model.sh)"}
 K_COLOR, D_COLOR = "tab:orange", "tab:blue"
 
 
 def make(directory, outdir):
-    df = mcbplot.load(directory, "tra_model.csv", "scripts/tra_model.sh")
+    df = mcbplot.load(directory, "tra_model.csv", "scripts/batch/tra_model.sh")
     df = df[df["algorithm"] == "tra"]
     if df.empty:
-        raise mcbplot.Skip("tra_model.csv has no tra rows (run scripts/tra_model.sh)")
+        raise mcbplot.Skip("tra_model.csv has no tra rows (run scripts/batch/tra_model.sh)")
     df = df[df["size_bytes"] == df["size_bytes"].min()]
     counts = sorted(df["ranks"].unique())
     fig, axes = mcbplot.panels(len(counts), ncols=min(len(counts), 2), width=4.6, height=3.2)

@@ -6,7 +6,7 @@ bars (the paper's), a red circle on the best radix and a green one on
 r = ceil(sqrt(P)) where that is not the best. The machine is the one the
 files come from: the same script makes Figure 8 or 11.
 
-Data: tra_radix-N*-n*-run*.csv from scripts/tra_radix.sbatch (one file per P,
+Data: tra_radix-N*-n*-run*.csv from scripts/batch/tra_radix.sbatch (one file per P,
 params "radix=R"); several runs of a point: the mean of their means and stddevs.
     /usr/bin/python3 plots/tra_fig08_11.py RESULTS_DIR [-o OUTDIR]
 """
@@ -16,11 +16,11 @@ import mcbplot  # first: it says which library is missing (scripts/needs.py)
 from matplotlib.ticker import FuncFormatter
 
 
-FIGURES = {"tra_fig08_11": "tra_radix-N*-n*-run*.csv (scripts/tra_radix.sbatch)"}
+FIGURES = {"tra_fig08_11": "tra_radix-N*-n*-run*.csv (scripts/batch/tra_radix.sbatch)"}
 
 
 def make(directory, outdir):
-    df = mcbplot.load(directory, "tra_radix-N*-n*-run*.csv", "scripts/tra_radix.sbatch")
+    df = mcbplot.load(directory, "tra_radix-N*-n*-run*.csv", "scripts/batch/tra_radix.sbatch")
     df = df[df["algorithm"] == "tra"].copy()
     if df.empty:
         raise mcbplot.Skip("tra_radix-*.csv has no tra rows")

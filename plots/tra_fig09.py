@@ -6,7 +6,7 @@ inter-node phase's time against r2 (purple; r1 = ceil(sqrt(Q))), mean with
 the standard deviation as error bars, the best radix of each circled red.
 
 Data: tra2_radix_intra-*.csv (r1 varies) and tra2_radix_inter-*.csv (r2
-varies) from scripts/tra2_radix.sbatch: phases intra_node and inter_node,
+varies) from scripts/batch/tra2_radix.sbatch: phases intra_node and inter_node,
 params "radix-intra=R1;radix-inter=R2"; several runs: the mean of their values.
     /usr/bin/python3 plots/tra_fig09.py RESULTS_DIR [-o OUTDIR]
 """
@@ -14,8 +14,8 @@ import mcbplot  # first: it says which library is missing (scripts/needs.py)
 from matplotlib.ticker import FuncFormatter
 
 
-FIGURES = {"tra_fig09": "tra2_radix_{intra,inter}-*.csv (scripts/tra2_radix.sbatch)"}
-SCRIPT = "scripts/tra2_radix.sbatch"
+FIGURES = {"tra_fig09": "tra2_radix_{intra,inter}-*.csv (scripts/batch/tra2_radix.sbatch)"}
+SCRIPT = "scripts/batch/tra2_radix.sbatch"
 # (file, the phase plotted, the radix varied, colour, label)
 LAYERS = [("intra", "intra_node", "radix-intra", "tab:orange", "intra-node comm. (against r1)"),
           ("inter", "inter_node", "radix-inter", "tab:purple", "inter-node comm. (against r2)")]

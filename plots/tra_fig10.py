@@ -4,7 +4,7 @@ blue), TRA2 (r1 = ceil(sqrt(Q)), r2 = N, green) and the system MPI_Alltoall
 (pink, as in the paper) against the block size S, one panel per process
 count P; mean over the iterations with the standard deviation as error bars.
 
-Data: tra_compare-*.csv from scripts/tra_compare.sbatch (one launch with
+Data: tra_compare-*.csv from scripts/batch/tra_compare.sbatch (one launch with
 mcb --nodes: `nodes` and `ranks` vary within a file); several runs of a
 point: the mean of their values.
     /usr/bin/python3 plots/tra_fig10.py RESULTS_DIR [-o OUTDIR]
@@ -13,7 +13,7 @@ import mcbplot  # first: it says which library is missing (scripts/needs.py)
 from matplotlib.ticker import FuncFormatter
 
 
-FIGURES = {"tra_fig10": "tra_compare-*.csv (scripts/tra_compare.sbatch)"}
+FIGURES = {"tra_fig10": "tra_compare-*.csv (scripts/batch/tra_compare.sbatch)"}
 ALGORITHMS = ["system", "tra", "tra2"]
 COLORS = {"system": "tab:pink", "tra": "tab:blue", "tra2": "tab:green"}  # the paper's
 
@@ -21,7 +21,7 @@ COLORS = {"system": "tab:pink", "tra": "tab:blue", "tra2": "tab:green"}  # the p
 def load(directory):
     """tra_compare's rows of the three algorithms, and their mean and stddev
     per (algorithm, params, ranks, size); shared with Figure 12 (by_ranks)."""
-    df = mcbplot.load(directory, "tra_compare-*.csv", "scripts/tra_compare.sbatch")
+    df = mcbplot.load(directory, "tra_compare-*.csv", "scripts/batch/tra_compare.sbatch")
     df = df[df["algorithm"].isin(ALGORITHMS)]
     if df.empty or df["algorithm"].nunique() < 2:
         raise mcbplot.Skip("tra_compare-*.csv lacks system, tra or tra2 rows")

@@ -8,7 +8,7 @@ packing, local FFTs, twiddle factors). One panel per size: 16 B per peer
 (N = P^2) and 1024 B (N = 64 P^2). Mean over iterations of each phase (the
 slowest rank per iteration), then the mean of repeated runs.
 
-Data: tra_fft-*.csv from scripts/tra_fft.sbatch (one launch with mcb_fft
+Data: tra_fft-*.csv from scripts/batch/tra_fft.sbatch (one launch with mcb_fft
 --nodes: `nodes` and `ranks` vary within a file).
     /usr/bin/python3 plots/tra_fig13.py RESULTS_DIR [-o OUTDIR]
 """
@@ -16,14 +16,14 @@ import mcbplot  # first: it says which library is missing (scripts/needs.py)
 import numpy as np
 
 
-FIGURES = {"tra_fig13": "tra_fft-*.csv (scripts/tra_fft.sbatch)"}
+FIGURES = {"tra_fig13": "tra_fft-*.csv (scripts/batch/tra_fft.sbatch)"}
 ALGORITHMS = ["system", "tra", "tra2"]
 COLORS = {"system": "tab:green", "tra": "tab:orange", "tra2": "tab:pink"}  # the paper's
 LABELS = {"system": "Default (MPI_Alltoall)", "tra": "TRA", "tra2": "TRA2"}
 
 
 def make(directory, outdir):
-    raw = mcbplot.load(directory, "tra_fft-*.csv", "scripts/tra_fft.sbatch", phase=None)
+    raw = mcbplot.load(directory, "tra_fft-*.csv", "scripts/batch/tra_fft.sbatch", phase=None)
     raw = raw[raw["algorithm"].isin(ALGORITHMS) & raw["phase"].isin(["transpose", "total"])]
     if raw.empty or raw["phase"].nunique() < 2:
         raise mcbplot.Skip("tra_fft-*.csv lacks the transpose and total rows of system, tra or tra2")

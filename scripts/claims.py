@@ -8,7 +8,7 @@ claim, and a sensitivity mark: whether the full model's verdict changes with
 its memory and local-work costs halved or doubled (NAME-shm-half,
 NAME-shm-double).
 
-  scripts/claims.py                          # reads plots/paper-scale/ (scripts/paper_scale.py run)
+  scripts/claims.py                          # reads data/paper-scale/ (scripts/sim/paper_scale.py run)
   scripts/claims.py --data DIR --markdown    # the table as Markdown (docs/claims.md carries it)
   scripts/claims.py --write-doc docs/claims.md   # put the data's table under the page's "## The table"
   scripts/claims.py --check-doc docs/claims.md   # the page's table and quoted numbers match the data
@@ -20,12 +20,12 @@ word, HOLDS or DIFFERS, is checked against that column's verdict).
 --check-doc fails, listing each, where the page's table is not the one the
 data gives or a quoted number is not in its cell.
 
-Data: DIR/PART-PLATFORM/*.csv[.gz], written by scripts/paper_scale.py
+Data: DIR/PART-PLATFORM/*.csv[.gz], written by scripts/sim/paper_scale.py
 (PART: tra, ...; PLATFORM: the paper's machine NAME, NAME-nocost without
 per-message costs, NAME-shm the full model and its -half and -double
 twins). A claim whose data is not there says NO DATA and the command that
 makes it. The numbers are a model's (SimGrid
-SMPI, scripts/platforms/make_platforms.py), not the machines'.
+SMPI, scripts/sim/platforms/make_platforms.py), not the machines'.
 
 Standard library only. The code is the package scripts/mcbclaims/, one
 module per job (its __init__.py lists them); this file is the command.

@@ -4,6 +4,7 @@
   check_tree.py floors SOURCE_DIR   no #include points up a floor
   check_tree.py table SOURCE_DIR    the "## Tree" table names every folder that is there, and only those
   check_tree.py length SOURCE_DIR   no function of src/ over 100 lines
+  check_tree.py paths SOURCE_DIR    every file of the tree that README.md and docs/*.md name is there
 
 Floors, from the bottom: 0 core/ (libmcb's core), 1 harness/ (the benchmark
 harness), 2 the collectives (alltoall/, allgather/, allreduce/, rooted/,
@@ -131,10 +132,37 @@ def length(root):
     return failures
 
 
+PATH = re.compile(r"(?<![\w./-])((?:src|scripts|plots|tests|ci|data|examples|cmake)/[\w./-]*\w\.(?:py|sh|sbatch|md|cpp|hpp|"
+                  r"c|cu|cmake|txt|xml|tsv))(?![\w/-])")
+
+
+# The worked examples of docs/development.md: a new algorithm, a new collective.
+EXAMPLES = ("src/alltoall/classic/reverse_pairwise.cpp", "src/gather/")
+
+
+def paths(root):
+    """Every path of a file of the tree (src/, scripts/, plots/, tests/, ci/,
+    data/, examples/, cmake/) that README.md and docs/*.md name: there. The
+    measurement records under docs/measurements/ keep the paths of their
+    day."""
+    failures = []
+    pages = ["README.md"] + sorted(os.path.join("docs", f) for f in os.listdir(os.path.join(root, "docs"))
+                                   if f.endswith(".md"))
+    for page in pages:
+        for n, line in enumerate(open(os.path.join(root, page), encoding="utf-8"), 1):
+            for path in PATH.findall(line):
+                if re.search(r"[*{]|[A-Z]{3,}", path) or path.startswith(EXAMPLES):
+                    continue  # a pattern, a placeholder (NAME.py), or the worked examples of development.md
+                if not os.path.exists(os.path.join(root, path)):
+                    failures.append(f"{page}:{n}: `{path}` is not there")
+    return failures
+
+
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("floors", "table", "length"):
+    checks = {"floors": floors, "table": table, "length": length, "paths": paths}
+    if len(sys.argv) != 3 or sys.argv[1] not in checks:
         sys.exit(__doc__)
-    failures = {"floors": floors, "table": table, "length": length}[sys.argv[1]](sys.argv[2])
+    failures = checks[sys.argv[1]](sys.argv[2])
     for f in failures:
         print("FAIL: " + f)
     print(f"tree check ({sys.argv[1]}): {len(failures)} failures")

@@ -13,6 +13,6 @@ set_tests_properties(claims_table PROPERTIES LABELS scripts TIMEOUT 60 PASS_REGU
 # NUMBER<!--ROW MODEL-->) is in that cell. Fails when the data or the page
 # moves without the other (scripts/claims.py --write-doc docs/claims.md).
 add_test(NAME claims_doc COMMAND ${MCB_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/scripts/claims.py --data
-                                 ${PROJECT_SOURCE_DIR}/plots/paper-scale --check-doc ${PROJECT_SOURCE_DIR}/docs/claims.md)
+                                 ${PROJECT_SOURCE_DIR}/data/paper-scale --check-doc ${PROJECT_SOURCE_DIR}/docs/claims.md)
 set_tests_properties(claims_doc PROPERTIES LABELS scripts TIMEOUT 120 PASS_REGULAR_EXPRESSION "claims: .*: ok"
                      FAIL_REGULAR_EXPRESSION "Traceback")

@@ -49,3 +49,11 @@ endif()
 # a lower floor (core, harness, collectives, binaries on top) to a higher one.
 add_test(NAME tree_floors COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_tree.py floors ${PROJECT_SOURCE_DIR})
 set_tests_properties(tree_floors PROPERTIES LABELS docs TIMEOUT 60 PASS_REGULAR_EXPRESSION "tree check \\(floors\\): 0 failures")
+# The tree table of docs/development.md names every folder of src/ and
+# scripts/ that is there, and only those.
+add_test(NAME tree_table COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_tree.py table ${PROJECT_SOURCE_DIR})
+set_tests_properties(tree_table PROPERTIES LABELS docs TIMEOUT 60 PASS_REGULAR_EXPRESSION "tree check \\(table\\): 0 failures")
+# Every file of the tree that README.md and docs/ name is there (a moved
+# script or source is renamed in the docs too).
+add_test(NAME tree_paths COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_tree.py paths ${PROJECT_SOURCE_DIR})
+set_tests_properties(tree_paths PROPERTIES LABELS docs TIMEOUT 60 PASS_REGULAR_EXPRESSION "tree check \\(paths\\): 0 failures")

@@ -6,7 +6,7 @@ if(NOT MCB_PLOT_TESTS)
   return()
 endif()
 set(PLOTS_DIR ${CMAKE_CURRENT_BINARY_DIR}/plots)
-# Every figure of scripts/figures.md made from plots/sample, each with its
+# Every figure of scripts/batch/figures.md made from plots/sample, each with its
 # expected number of series, as PNG and PDF.
 add_test(NAME plots_sample COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/plots/check_plots.py
                                    ${PROJECT_SOURCE_DIR} ${PLOTS_DIR}/all)
@@ -30,7 +30,7 @@ file(MAKE_DIRECTORY ${PLOTS_DIR}/empty)
 add_test(NAME plots_no_data COMMAND ${MCB_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/plots/all.py ${PLOTS_DIR}/empty)
 set_tests_properties(
   plots_no_data PROPERTIES LABELS plots TIMEOUT 120 PASS_REGULAR_EXPRESSION
-  "skipped locality_fig10 \\(locality_fig10\\): no alltoall_sizes-\\*.csv in .*empty \\(run scripts/alltoall_sizes.sbatch\\).*all.py: 0 figures made, [0-9]+ scripts skipped, 0 failed")
+  "skipped locality_fig10 \\(locality_fig10\\): no alltoall_sizes-\\*.csv in .*empty \\(run scripts/batch/alltoall_sizes.sbatch\\).*all.py: 0 figures made, [0-9]+ scripts skipped, 0 failed")
 add_test(NAME plots_no_dir COMMAND ${MCB_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/plots/all.py ${PLOTS_DIR}/missing)
 set_tests_properties(plots_no_dir PROPERTIES LABELS "plots;bad_input" TIMEOUT 60 WILL_FAIL TRUE)
 # The batch scripts outside Slurm: dry runs of each, bad shapes, one real run.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run by ci/with-slurm.sh (test slurm_srun_sbatch): mcb as users run it under
 # Slurm. 1. srun -n 8 of mcb_alltoall, validated; 2. sbatch --wait of the
-# figure script scripts/alltoall_sizes.sbatch, unchanged, with a tiny size
+# figure script scripts/batch/alltoall_sizes.sbatch, unchanged, with a tiny size
 # range, checking its log and its CSV.
 #   slurm_check.sh openmpi|mpich BINDIR YIELD_SHIM
 set -euo pipefail
@@ -26,9 +26,9 @@ rows=$(grep -cE "^[0-9]+ .* pass" "$work/srun.out" || true)
 [[ $rows -eq 4 ]] || fail "srun: $rows validated rows, expected 4"
 grep -qE "^[0-9]+ .* fail" "$work/srun.out" && fail "srun: validation failed"
 
-echo "== sbatch --wait scripts/alltoall_sizes.sbatch"
+echo "== sbatch --wait scripts/batch/alltoall_sizes.sbatch"
 export MCB_BIN=$bin MCB_RESULTS=$work/results MCB_SIZES=4:8 MCB_RUNS=1 MCB_ARGS="-i 2 -x 0" MCB_RANKS_PER_NODE=4
-(cd "$work" && sbatch --wait -N 1 --ntasks-per-node=8 -t 5 -o "$work/job.out" "$here/scripts/alltoall_sizes.sbatch") ||
+(cd "$work" && sbatch --wait -N 1 --ntasks-per-node=8 -t 5 -o "$work/job.out" "$here/scripts/batch/alltoall_sizes.sbatch") ||
   { cat "$work/job.out" 2>/dev/null; fail "sbatch: the job failed"; }
 cat "$work/job.out"
 grep -q "\[alltoall_sizes\] run 1/1 done" "$work/job.out" || fail "sbatch: the job did not finish its run"

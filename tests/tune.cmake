@@ -1,4 +1,4 @@
-# scripts/tune.py (issue 22): the choice and both files from crafted
+# scripts/tuning/tune.py (issue 22): the choice and both files from crafted
 # measurements with known answers (no MPI), bad input, and the files loaded
 # by the real MPI at 2 and 4 ranks with the chosen algorithms observed to run
 # (Open MPI: libmcb_ompi_coll_trace.so; MPICH: a file that gives alltoall to

@@ -2,7 +2,7 @@
 # Regenerates plots/sample/: every figure script of scripts/ run small on this
 # machine, so that every plot has data and is tested in CI. Not timings to
 # quote: the locality and TRA alltoall figures are simulated (SimGrid SMPI,
-# scripts/platforms/, deterministic, local work not timed); the allgather,
+# scripts/sim/platforms/, deterministic, local work not timed); the allgather,
 # allreduce, reduce, bcast, PPG and FFT figures ran oversubscribed on 2 cores
 # (Open MPI, host memory standing in for GPU memory).
 #
@@ -13,8 +13,8 @@ build=$(cd "${1:-$root/build-ci-openmpi}" && pwd)
 sim=$(cd "${2:-$root/build-sim}" && pwd)
 out=$root/plots/sample
 rm -f "$out"/*.csv "$out"/*.csv.gz
-export MCB_RESULTS=$out MCB_SCRIPTS=$root/scripts
-sc=$root/scripts
+export MCB_RESULTS=$out MCB_SCRIPTS=$root/scripts/batch
+sc=$root/scripts/batch
 
 # Simulated: 4 to 8 nodes of the many-core platform, 8 ranks per node, one iteration (deterministic).
 sim_env=(MCB_BIN="$sim/src" MCB_LAUNCHER=sim:manycore-32x112 MCB_RUNS=1 MCB_ARGS="-i 1 -x 1")

@@ -33,7 +33,7 @@ def sensitivity(evaluate, full, twin):
 
 def main(doc=__doc__):
     p = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--data", default=os.path.join(ROOT, "plots", "paper-scale"))
+    p.add_argument("--data", default=os.path.join(ROOT, "data", "paper-scale"))
     p.add_argument("--markdown", action="store_true", help="print a Markdown table")
     p.add_argument("--check-doc", metavar="PAGE", help="check PAGE's table and quoted numbers against the data")
     p.add_argument("--write-doc", metavar="PAGE", help="replace the table under PAGE's '## The table' with the data's")
@@ -56,7 +56,7 @@ def main(doc=__doc__):
         """(text, HOLDS / DIFFERS / -) of a claim on one platform variant."""
         rows = rows_of(make, platform + suffix)
         if not rows:
-            return f"NO DATA: scripts/paper_scale.py run --parts {runs} --models {models[suffix]}", "-"
+            return f"NO DATA: scripts/sim/paper_scale.py run --parts {runs} --models {models[suffix]}", "-"
         try:
             text, holds, *why = evaluate(rows)
             word = "HOLDS" if holds else "DIFFERS"

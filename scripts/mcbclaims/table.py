@@ -10,7 +10,7 @@ from mcbclaims.tra import (tra_abs, tra_best_radix_large, tra_best_radix_small, 
 
 # Claim group -> (the part of make.sh that makes its data, the platform with
 # per-message costs); the data is in PART-PLATFORM/ and PART-PLATFORM-nocost/.
-# The third: the part of scripts/paper_scale.py that runs it.
+# The third: the part of scripts/sim/paper_scale.py that runs it.
 COSTS = {"tra": ("tra", "theta-256x64", "tra"), "locality": ("locality", "dane-32x112", "locality"),
          "yahoo": ("sparbit", "yahoo-16x8", "sparbit"), "cervino": ("sparbit", "cervino-5x32", "sparbit"),
          "polaris": ("tra", "polaris-64x32", "polaris"), "tuolumne": ("locality", "tuolumne-32x96", "tuolumne")}

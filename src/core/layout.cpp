@@ -31,7 +31,7 @@ void free_comm(MPI_Comm& c) {
 
 // The node of a simulated rank's host (simulation build): the host property
 // mcb/node of the platforms whose hosts are single cores (one rank per host,
-// the cores of a node sharing its memory: scripts/platforms/make_platforms.py),
+// the cores of a node sharing its memory: scripts/sim/platforms/make_platforms.py),
 // or -1 where hosts are whole nodes (MPI_COMM_TYPE_SHARED finds those).
 int simulated_node() {
 #ifdef MCB_SIMULATE

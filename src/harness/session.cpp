@@ -52,7 +52,7 @@ Identity identify(MPI_Comm comm) {
   MPI_Get_processor_name(name, &len);
   id.host = name;
 #ifdef MCB_SIMULATE
-  // The simulated machine: the platform file's root zone (scripts/platforms/
+  // The simulated machine: the platform file's root zone (scripts/sim/platforms/
   // names it after the file).
   id.platform = sg_zone_get_name(sg_zone_get_root());
 #endif

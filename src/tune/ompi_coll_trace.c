@@ -1,5 +1,5 @@
 /* libmcb_ompi_coll_trace.so: which of Open MPI's own collective algorithms
- * ran, observed rather than inferred (scripts/tune.py, docs/tune.md).
+ * ran, observed rather than inferred (scripts/tuning/tune.py, docs/tune.md).
  *
  * Open MPI's coll/tuned component (mca_coll_tuned.so, a plugin) calls the
  * algorithms of coll/base (libmpi.so) through its PLT, whether it chose them

@@ -274,7 +274,7 @@ def main():
         failed += 1
     empty = subprocess.run([sys.executable, claims_py, "--data", os.path.join(work, "none")], capture_output=True,
                            text=True)
-    if empty.returncode != 0 or "NO DATA: scripts/paper_scale.py run --parts tra --models costs" not in empty.stdout:
+    if empty.returncode != 0 or "NO DATA: scripts/sim/paper_scale.py run --parts tra --models costs" not in empty.stdout:
         print(f"FAIL: no data should say NO DATA and the command (exit {empty.returncode})")
         failed += 1
     failed += check_thin(out.stdout)

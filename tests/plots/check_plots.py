@@ -4,7 +4,7 @@
     (read from the scripts' own summary lines), and nothing was skipped or
     failed;
   - each figure's PNG is a real, non-trivial PNG and its PDF a PDF;
-  - every plot named in scripts/figures.md (`NAME.py`, a script of plots/,
+  - every plot named in scripts/batch/figures.md (`NAME.py`, a script of plots/,
     or `figure.py NAME`, a row of plots/figure.py's table) exists and made a
     figure, and `plots/figure.py --list` names every figure.
 
@@ -82,7 +82,7 @@ def main():
     for m in made:
         if not any(m == n or m.startswith(n + "-") for n in EXPECTED):
             errors.append(f"{m}: made but not in this test's EXPECTED: add it")
-    with open(os.path.join(root, "scripts", "figures.md")) as f:
+    with open(os.path.join(root, "scripts", "batch", "figures.md")) as f:
         table = f.read()
     listing = subprocess.run([sys.executable, os.path.join(root, "plots", "figure.py"), "--list"],
                              capture_output=True, text=True, timeout=120).stdout
@@ -92,11 +92,11 @@ def main():
             continue
         if script == "figure":
             if listed.get(name) != "plots/figure.py":
-                errors.append(f"scripts/figures.md names `figure.py {name}`, which plots/figure.py's table lacks")
+                errors.append(f"scripts/batch/figures.md names `figure.py {name}`, which plots/figure.py's table lacks")
         elif not os.path.isfile(os.path.join(root, "plots", script + ".py")):
-            errors.append(f"scripts/figures.md names plots/{script}.py, which does not exist")
+            errors.append(f"scripts/batch/figures.md names plots/{script}.py, which does not exist")
         if (name or script) not in EXPECTED:
-            errors.append(f"scripts/figures.md names {name or script}, which this test does not check")
+            errors.append(f"scripts/batch/figures.md names {name or script}, which this test does not check")
     for name in EXPECTED:
         if name not in listed:
             errors.append(f"plots/figure.py --list does not name {name}")

@@ -131,7 +131,7 @@ mcb_preload_test(churn_p3 3 "MCB_ALLTOALL=tra;MCB_ALLGATHER=sparbit;MCB_ALLREDUC
                  --expect-stdout "churn: [0-9]+ checks passed" --expect-stdout "${ALL_SERVED}"
                  --expect-stdout "MPI_Allreduce algorithm=[^ ]+ calls=10000 .* layouts=10000 .* shm_segments=0$"
                  -- ${PRELOAD_CLIENT} churn 5000)
-# The soak client, short (scripts/preload_soak.py runs it for an hour):
+# The soak client, short (scripts/preload/preload_soak.py runs it for an hour):
 # random shapes, types, ops and sub-communicators, every result checked,
 # the user-op calls falling back; the report's counts add up.
 mcb_preload_test(soak_shm_p3 3 "MCB_ALLTOALL=tra;MCB_ALLGATHER=sparbit;MCB_ALLREDUCE=shm_recursive_exchange"
@@ -286,25 +286,25 @@ else()
   set_tests_properties(preload_blacs PROPERTIES LABELS "mpi;preload" SKIP_REGULAR_EXPRESSION "skipped")
 endif()
 
-# scripts/preload_soak.py (the hour-long soak's driver), for a few seconds:
+# scripts/preload/preload_soak.py (the hour-long soak's driver), for a few seconds:
 # the progress parsed, CSV and figure written; bad input refused in one line.
 add_test(NAME preload_soak_script
-         COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/preload_soak.py --build ${CMAKE_BINARY_DIR}
+         COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/preload/preload_soak.py --build ${CMAKE_BINARY_DIR}
                  --mpi ${MCB_MPI_FLAVOR} -n 2 --seconds 6 --every 2 --max-bytes 65536
                  --out ${CMAKE_BINARY_DIR}/preload-soak-test/soak)
 set_tests_properties(preload_soak_script PROPERTIES LABELS "mpi;preload" TIMEOUT 120 PASS_REGULAR_EXPRESSION
                      "checks passed.*exit status 0.*preload_soak: mappings: [0-9]+ at t=")
-add_test(NAME preload_soak_script_bad COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/preload_soak.py
+add_test(NAME preload_soak_script_bad COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/preload/preload_soak.py
                                               --build ${CMAKE_BINARY_DIR} --seconds 0)
 set_tests_properties(preload_soak_script_bad PROPERTIES LABELS "preload;bad_input" TIMEOUT 60 WILL_FAIL TRUE)
 # The soak client's own bad arguments: one line from rank 0, exit 2.
 mcb_preload_test(soak_bad_arguments 2 "MCB_ALLREDUCE=rabenseifner" --expect-exit 2
                  --expect-stderr "preload_soak: bad argument '--calls -1'" -- $<TARGET_FILE:preload_soak> --calls -1)
 set_tests_properties(preload_soak_bad_arguments PROPERTIES LABELS "mpi;preload;bad_input")
-# scripts/preload_first_call.py, one run of the plain MPI and `system`: the
+# scripts/preload/preload_first_call.py, one run of the plain MPI and `system`: the
 # table comes out (its numbers are not judged here).
 add_test(NAME preload_first_call_script
-         COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/preload_first_call.py --build ${CMAKE_BINARY_DIR}
+         COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/preload/preload_first_call.py --build ${CMAKE_BINARY_DIR}
                  --mpi ${MCB_MPI_FLAVOR} --algorithms system --runs 1)
 set_tests_properties(preload_first_call_script PROPERTIES LABELS "mpi;preload" TIMEOUT 180 PASS_REGULAR_EXPRESSION
                      "# preload_first_call: .* 100000 +[0-9.]+ +[0-9.]+ +[0-9.]+ +-?[0-9.]+")

@@ -27,7 +27,7 @@
  *                 three collectives and freed; what the process holds must
  *                 stay flat (resident memory within MIB, default 16).
  *   firstcall     the time of a shape's first call and of its steady state
- *                 (scripts/preload_first_call.py).
+ *                 (scripts/preload/preload_first_call.py).
  *   cycle N K     N back-to-back allreduces cycling through counts 1..K: the
  *                 time per call (new shapes when K exceeds the cache).
  *   intercomm, in_place, mismatch, user_op, non_commutative_op, type,
@@ -662,7 +662,7 @@ static double median_of_max(double* t, int n) {
 }
 
 /* What a call shape's first call costs against the same call once set up
- * (for scripts/preload_first_call.py): per size (1, 100, 1000, 10^4, 10^5
+ * (for scripts/preload/preload_first_call.py): per size (1, 100, 1000, 10^4, 10^5
  * ints), 16 first calls of the distinct counts size .. size + 15, then 64
  * calls of the last one, each after a barrier; rank 0 prints the medians of
  * the slowest rank's times as "firstcall: count C first_us F steady_us S".

@@ -13,7 +13,7 @@ import sys
 
 src, python = sys.argv[1:3]
 files = sorted(glob.glob(os.path.join(src, "plots", "*.py")))
-files += sorted(f for f in glob.glob(os.path.join(src, "scripts", "*.py"))
+files += sorted(f for f in glob.glob(os.path.join(src, "scripts", "*.py")) + glob.glob(os.path.join(src, "scripts", "*", "*.py"))
                if "needs.need(" in open(f).read() and not f.endswith("needs.py"))
 failed = 0
 for f in files:

@@ -1,4 +1,4 @@
-/* A program that goes wrong in one of the ways scripts/simulate.py must
+/* A program that goes wrong in one of the ways scripts/sim/simulate.py must
  * report with one line and a non-zero exit, under SMPI:
  *   deadlock  every rank receives first, from its neighbour (SMPI: "Deadlock detected", exit 0)
  *   nocsv     runs, exits 0 and writes no CSV (ignores --csv FILE)

@@ -1,4 +1,4 @@
-"""One scripts/simulate.py run for the simulation tests: its CSV rows."""
+"""One scripts/sim/simulate.py run for the simulation tests: its CSV rows."""
 import csv
 import os
 import subprocess

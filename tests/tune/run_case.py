@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tests of scripts/tune.py (tests/tune.cmake). Prints 'tune: ok' or FAIL lines.
+"""Tests of scripts/tuning/tune.py (tests/tune.cmake). Prints 'tune: ok' or FAIL lines.
 
     run_case.py CASE REPO BUILD MPI WORK [YIELD_SHIM]
 
@@ -24,7 +24,7 @@ import sys
 
 case, repo, build, mpi, work = sys.argv[1:6]
 yield_shim = sys.argv[6] if len(sys.argv) > 6 else ""
-tune = os.path.join(repo, "scripts", "tune.py")
+tune = os.path.join(repo, "scripts", "tuning", "tune.py")
 make = os.path.join(repo, "tests", "tune", "make_measurements.py")
 failures = []
 

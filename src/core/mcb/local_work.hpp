@@ -8,7 +8,7 @@
 //   reduction reading n bytes of operands: call + n / reduce_bw
 // with the per-core rates and per-call overhead of the platform (host
 // properties mcb/copy-bw, mcb/reduce-bw, mcb/call-overhead, written by
-// scripts/platforms/make_platforms.py). The pending charge is spent as one
+// scripts/sim/platforms/make_platforms.py). The pending charge is spent as one
 // computation of the rank's core (smpi_execute_benched: exact and
 // deterministic) right before the rank's next MPI call, so that a batch of
 // copies delays the message that follows it, and MPI_Wtime sees it.

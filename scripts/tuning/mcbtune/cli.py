@@ -1,0 +1,192 @@
+"""The command line and main(): the arguments checked (bad input is one
+line and exit status 2), the MPI found from the binaries, then a sweep, a
+choice from --measurements, or --verify; the report printed and written
+to report.txt, and the tuning file written."""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+from mpi_tools import LIBRARY_NAME
+
+from .choose import choose
+from .common import COLLECTIVES, TuneError, binary, fail_input
+from .launch import usage_line
+from .mpich import mpich_base_tree, mpich_tree
+from .openmpi import ompi_rules
+from .report import command_line, report
+from .sweep import read_measurements, sweep, write_measurements
+from .verify import verify
+
+# scripts/tuning/mcbtune/cli.py -> the repository
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+DEFAULT_LAUNCHERS = {"openmpi": ["mpirun.openmpi", "mpirun"], "mpich": ["mpiexec.mpich", "mpiexec"]}
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line and exit status 2, like tune.py's own."""
+
+    def error(self, message):
+        fail_input(message)
+
+
+def parse_args(argv):
+    p = OneLineParser(
+        description="Tune the system MPI's alltoall/allgather/allreduce selection from mcb measurements: "
+        "forces each of the MPI's algorithms, keeps the ones that beat its default beyond the noise, writes an "
+        "Open MPI rules file or an MPICH JSON tuning file, and verifies one (--verify).")
+    p.add_argument("--build", help="mcb build directory (default: build, or build-mpich with --mpi mpich)")
+    p.add_argument("--mpi", choices=sorted(LIBRARY_NAME), help="the MPI (default: from the binaries' libraries)")
+    p.add_argument("--collectives", default=",".join(COLLECTIVES), help="comma-separated (default all three)")
+    p.add_argument("-n", "--ranks", default="2", help="process counts, one launch each: a list a,b,c (default 2)")
+    p.add_argument("-m", "--message-size", help="sizes, as mcb -m (default 1:1048576; 4:1048576 for allreduce, "
+                   "whose floats make 4 B the smallest)")
+    p.add_argument("-i", "--iterations", type=int, help="mcb -i (default: mcb's)")
+    p.add_argument("-x", "--warmup", type=int, help="mcb -x (default: mcb's)")
+    p.add_argument("--repeats", type=int, default=3, help="launches per configuration, interleaved (default 3; "
+                   "the spread over them is the noise)")
+    p.add_argument("--threshold", type=float, default=0.05, help="a forced algorithm's slowest repetition must "
+                   "beat the default's fastest by this fraction (default 0.05)")
+    p.add_argument("--mcb", action="store_true", help="also run mcb's own algorithms (every one --list names but "
+                   "system*) and advise where one beats the tuned MPI")
+    p.add_argument("--segment-size", type=int, default=0, help="Open MPI: coll_tuned_<coll>_algorithm_segmentsize "
+                   "for the forced runs and the rules (default 0: Open MPI's)")
+    p.add_argument("--out", default="tune-out", help="directory for measurements.csv, report.txt and the file "
+                   "(default tune-out)")
+    p.add_argument("--measurements", help="choose from this measurements.csv instead of running")
+    p.add_argument("--mpich-base-json", help="MPICH: the selection tree to start from (default: the one compiled "
+                   "into libmpich, read from the library)")
+    p.add_argument("--verify", metavar="FILE", help="check FILE: loaded, its algorithms run, and their speed")
+    p.add_argument("--launcher", help="MPI launcher (default mpirun.openmpi or mpiexec.mpich)")
+    p.add_argument("--launcher-args", default="", help="extra launcher arguments (one string)")
+    p.add_argument("--mcb-args", default="", help="extra mcb arguments (one string), e.g. '--nodes 1,2 "
+                   "--ranks-per-node 2'")
+    p.add_argument("--preload", help="LD_PRELOAD for every run (e.g. build-mpich/tests/libmcb_mpich_yield.so "
+                   "for oversubscribed MPICH: correctness only)")
+    p.add_argument("--timeout", type=float, default=900, help="seconds per launch (default 900)")
+    p.add_argument("-v", "--verbose", action="store_true", help="print every command")
+    args = p.parse_args(argv)
+
+    args.collectives = [c.strip() for c in args.collectives.split(",") if c.strip()]
+    for c in args.collectives:
+        if c not in COLLECTIVES:
+            fail_input("--collectives %s: expected alltoall, allgather or allreduce" % c)
+    if not args.collectives:
+        fail_input("--collectives: none given")
+    try:
+        args.ranks = sorted({int(x) for x in args.ranks.split(",") if x.strip()})
+    except ValueError:
+        fail_input("-n %s: expected process counts a,b,c" % args.ranks)
+    if not args.ranks or min(args.ranks) < 1:
+        fail_input("-n: process counts must be at least 1")
+    if args.repeats < 1:
+        fail_input("--repeats must be at least 1")
+    if args.iterations is not None and args.iterations < 1:
+        fail_input("-i must be at least 1")
+    if args.warmup is not None and args.warmup < 0:
+        fail_input("-x must be at least 0")
+    if args.segment_size < 0:
+        fail_input("--segment-size must be at least 0")
+    if args.timeout <= 0:
+        fail_input("--timeout must be positive")
+    if not 0 <= args.threshold < 10:
+        fail_input("--threshold must be in [0, 10)")
+    if args.measurements and args.verify:
+        fail_input("--measurements and --verify do not go together")
+    if args.measurements:
+        return args
+    if args.build is None:
+        args.build = os.path.join(REPO, "build-mpich" if args.mpi == "mpich" else "build")
+    for c in args.collectives:
+        b = binary(args, c)
+        if not (os.path.isfile(b) and os.access(b, os.X_OK)):
+            fail_input("%s not found (build mcb first, or give --build)" % b)
+    detected = detect_mpi(binary(args, args.collectives[0]))
+    if args.mpi and detected != args.mpi:
+        fail_input("--mpi %s, but %s is linked against %s" % (args.mpi, binary(args, args.collectives[0]),
+                                                              LIBRARY_NAME[detected]))
+    args.mpi = detected
+    if args.launcher is None:
+        args.launcher = next((l for l in DEFAULT_LAUNCHERS[args.mpi] if shutil.which(l)), None)
+        if args.launcher is None:
+            fail_input("no launcher for %s found (tried %s); use --launcher" % (
+                LIBRARY_NAME[args.mpi], ", ".join(DEFAULT_LAUNCHERS[args.mpi])))
+    return args
+
+
+def detect_mpi(path):
+    """openmpi or mpich, from the libraries the binary loads; anything else is refused."""
+    try:
+        out = subprocess.run(["ldd", path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             universal_newlines=True, timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired) as e:
+        fail_input("cannot inspect %s with ldd: %s" % (path, e))
+    if re.search(r"\blibmpi\.so", out):
+        return "openmpi"
+    if re.search(r"\blibmpich\.so", out):
+        return "mpich"
+    libs = ", ".join(sorted(set(re.findall(r"(lib\w*mpi\w*\.so[.\d]*)", out)))) or "no MPI library"
+    fail_input("%s: the MPI is neither Open MPI nor MPICH (%s); only those two have a tuning file format here"
+               % (path, libs))
+
+
+def write_file(args, table, mpi, out_dir):
+    if mpi == "openmpi":
+        path = os.path.join(out_dir, "openmpi_rules.txt")
+        with open(path, "w") as f:
+            f.write(ompi_rules(table, args.segment_size))
+    else:
+        base, known = mpich_base_tree(args)
+        path = os.path.join(out_dir, "mpich_tuning.json")
+        tree = mpich_tree(table, base, known)
+        with open(path, "w") as f:
+            json.dump(tree, f, indent=1)
+            f.write("\n")
+    return path
+
+
+def main(argv=None):
+    try:
+        args = parse_args(sys.argv[1:] if argv is None else argv)
+        if args.verify:
+            return verify(args)
+        if args.measurements:
+            rows = read_measurements(args.measurements)
+            mpi = rows[0]["mpi"]
+            args.mpi = mpi
+            if mpi == "mpich" and not args.mpich_base_json:
+                if args.build is None:
+                    args.build = os.path.join(REPO, "build-mpich")
+        else:
+            os.makedirs(args.out, exist_ok=True)
+            rows = sweep(args, lambda r: write_measurements(os.path.join(args.out, "measurements.csv"), r))
+            mpi = args.mpi
+        wanted = [r for r in rows if r["collective"] in args.collectives]
+        if not wanted:
+            fail_input("no measurements for %s" % ", ".join(args.collectives))
+        os.makedirs(args.out, exist_ok=True)
+        table = choose(wanted, args.threshold)
+        version = wanted[0]["mpi_version"]
+        with open(os.path.join(args.out, "report.txt"), "w") as f:
+            head = "# tune.py: %s %s, %s, threshold %.0f%%" % (LIBRARY_NAME[mpi], version,
+                                                             ", ".join(sorted({c for c, _ in table})),
+                                                             args.threshold * 100)
+            print(head)
+            f.write(head + "\n" + command_line() + "\n")
+            text = report(table, mpi, args.threshold, sys.stdout, None if args.measurements else os.cpu_count())
+            f.write(text)
+            path = write_file(args, table, mpi, args.out)
+            tail = "\n# wrote %s\n# use: %s\n" % (path, usage_line(mpi, path))
+            print(tail, end="")
+            f.write(tail)
+        return 0
+    except TuneError as e:
+        print("tune.py: error: %s" % str(e).splitlines()[0], file=sys.stderr)
+        rest = str(e).splitlines()[1:]
+        if rest and e.status == 1:
+            print("\n".join(rest), file=sys.stderr)
+        return e.status

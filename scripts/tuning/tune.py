@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Tune the system MPI's own collective selection from mcb measurements.
+
+For alltoall, allgather and allreduce, runs `mcb_<coll> --algorithm system`
+with each of the MPI's algorithms forced in turn, picks per (communicator
+size, message size) the fastest one where it beats the MPI's default beyond
+the noise, and writes the file the MPI reads to use those choices:
+
+  Open MPI 4.x  a coll/tuned dynamic rules file, used with
+                --mca coll_tuned_use_dynamic_rules 1
+                --mca coll_tuned_dynamic_rules_filename FILE
+  MPICH 4.x     a complete collective-selection JSON tree, used with
+                MPIR_CVAR_DEVICE_COLLECTIVES=none
+                MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=FILE
+
+Usage:
+  tune.py [--build DIR] [-n 2,4] [-m 1:1048576] [--collectives LIST]
+          [--repeats 3] [--threshold 0.05] [--mcb] [--out DIR]
+  tune.py --measurements DIR/measurements.csv [--out DIR]    (choose again)
+  tune.py --verify FILE [--build DIR] [-n 2,4] [-m SIZES]     (check a file)
+
+The choice: per size, the fastest forced algorithm is kept only if its
+slowest repetition beats the default's fastest by more than --threshold
+(the repetitions' spread is the noise); adjacent sizes with the same choice
+merge into one range. Rules apply at the measured communicator sizes only
+(other sizes, and messages above the largest measured, keep the MPI's own
+choice). docs/tune.md describes the files, the units and the checks.
+
+Forcing, and how an ignored force is caught:
+  Open MPI: --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_<coll>_algorithm N
+    for every N that ompi_info lists. A short extra run per configuration
+    with libmcb_ompi_coll_trace.so preloaded records which coll/base function
+    ran at every size: a forced value that did not run its function, or that
+    Open MPI handed to another algorithm (a ring given fewer elements than
+    ranks runs recursive doubling), is reported and never chosen.
+  MPICH: MPIR_CVAR_DEVICE_COLLECTIVES=none MPIR_CVAR_COLLECTIVE_FALLBACK=error
+    MPIR_CVAR_<COLL>_INTRA_ALGORITHM=NAME for every NAME that mpivars lists;
+    an algorithm that cannot run makes MPICH fail, and the size is reported.
+  A forced run that fails (exit status, validation) is retried size by size;
+  the sizes that fail are reported as refused.
+
+Standard library only. The code is the package scripts/tuning/mcbtune/, one module
+per job (its __init__.py lists them); this file is the command.
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # scripts/: needs, mpi_tools
+from mcbtune.cli import main  # noqa: E402
+
+if __name__ == "__main__":
+    sys.exit(main())
