@@ -57,3 +57,6 @@ set_tests_properties(tree_table PROPERTIES LABELS docs TIMEOUT 60 PASS_REGULAR_E
 # script or source is renamed in the docs too).
 add_test(NAME tree_paths COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_tree.py paths ${PROJECT_SOURCE_DIR})
 set_tests_properties(tree_paths PROPERTIES LABELS docs TIMEOUT 60 PASS_REGULAR_EXPRESSION "tree check \\(paths\\): 0 failures")
+# No function of src/ over 100 lines.
+add_test(NAME tree_length COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_tree.py length ${PROJECT_SOURCE_DIR})
+set_tests_properties(tree_length PROPERTIES LABELS docs TIMEOUT 60 PASS_REGULAR_EXPRESSION "tree check \\(length\\): 0 failures")

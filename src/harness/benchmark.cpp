@@ -203,17 +203,37 @@ class Runner {
   std::optional<Layout> leaders_;  // one process per GPU (the first ones only)
 };
 
+// What the binary offers on its command line.
+Offer offer_of(const CollectiveSpec& spec) {
+  Offer offer;
+  offer.in_place = spec.in_place_offset != nullptr;
+  offer.gpus = spec.gpus;
+  offer.buffers = spec.registered_buffers;
+  offer.types = spec.types;
+  offer.ops = spec.ops;
+  return offer;
+}
+
+// Whether `config` of `algorithm` runs on `here`: "" if it does, else why
+// not. A parameter value that "all" brought in and this layout cannot take
+// is left out silently (`silent`); one the user gave is reported.
+std::string why_not(const Algorithm& algorithm, const Config& config, const Layout& here, const Options& opt,
+                    bool& silent) {
+  std::string why = algorithm.unsupported ? algorithm.unsupported(here) : "";
+  if (why.empty() && algorithm.unsupported_config) {
+    why = algorithm.unsupported_config(here, config.params);
+    bool given = false;
+    for (const auto& p : algorithm.params) given = given || (opt.params.has(p.name) && opt.params.get(p.name) != "all");
+    silent = !why.empty() && !given;
+  }
+  return why;
+}
+
 int run_all(int argc, char** argv, const CollectiveSpec& spec) {
   int world_rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   try {
-    Offer offer;
-    offer.in_place = spec.in_place_offset != nullptr;
-    offer.gpus = spec.gpus;
-    offer.buffers = spec.registered_buffers;
-    offer.types = spec.types;
-    offer.ops = spec.ops;
-    ParseResult parsed = parse_options(argc, argv, spec.binary, *spec.algorithms, spec.tool, offer);
+    ParseResult parsed = parse_options(argc, argv, spec.binary, *spec.algorithms, spec.tool, offer_of(spec));
     if (parsed.exit_code) {
       if (world_rank == 0) std::fputs(parsed.output.c_str(), stdout);
       return *parsed.exit_code;
@@ -263,18 +283,11 @@ int run_all(int argc, char** argv, const CollectiveSpec& spec) {
         for (const Config& config : opt.configs) {
           const Algorithm& algorithm = *std::find_if(spec.algorithms->begin(), spec.algorithms->end(),
                                                      [&](const Algorithm& a) { return a.name == config.algorithm; });
-          std::string why = algorithm.unsupported ? algorithm.unsupported(here) : "";
-          if (why.empty() && algorithm.unsupported_config) {
-            // A value that "all" brought in and this layout cannot take is
-            // left out silently; one the user gave is an error.
-            why = algorithm.unsupported_config(here, config.params);
-            bool given = false;
-            for (const auto& p : algorithm.params)
-              given = given || (opt.params.has(p.name) && opt.params.get(p.name) != "all");
-            if (!why.empty() && !given) {
-              progress.skip(modes_x_sizes);
-              continue;
-            }
+          bool silent = false;
+          const std::string why = why_not(algorithm, config, here, opt, silent);
+          if (silent) {
+            progress.skip(modes_x_sizes);
+            continue;
           }
           if (!why.empty()) {
             if (config.named) throw Error(algorithm.name + " " + why + " (" + here.describe() + ")");

@@ -160,6 +160,74 @@ void place(const Call& q, Shape& shape, View& v) {
   }
 }
 
+// A call shape new on this communicator, set up (layout, the algorithm's
+// verdict on it, the first plan) or marked refused with its reason; every
+// rank of the communicator is here, in the same call.
+Shape* set_up_shape(const Config& cfg, int world_rank, const Call& q, CommCache& cache, View& v, Record& rec) {
+  const Choice& choice = cfg[q.coll];
+  const int plan_limit = choice.agreed ? 1 : cfg.plans;
+  const auto t0 = Clock::now();
+  auto s = std::make_unique<Shape>();
+  s->key = v.key;
+  if (!cache.layout) {
+    LayoutOptions options;
+    if (cfg.ranks_per_node > 0) options.node_color = world_rank / cfg.ranks_per_node;
+    try {
+      cache.layout = std::make_unique<Layout>(Layout::create(q.comm, options));
+      cache.layout_order = next_layout_order();
+      ++rec.layouts;
+    } catch (const std::exception& e) {
+      s->ok = false;
+      s->reason = Reason::setup_error;
+      s->why = e.what();
+    }
+  }
+  const Layout* layout = cache.layout.get();
+  const int c = index(q.coll);
+  if (layout && !cache.verdict_known[c]) {
+    const Algorithm& a = *choice.algorithm;
+    std::string why = a.unsupported ? a.unsupported(*layout) : "";
+    if (why.empty() && a.unsupported_config) why = a.unsupported_config(*layout, choice.params);
+    cache.unsupported[c] = why.empty() ? "" : a.name + " " + why + " (" + layout->describe() + ")";
+    cache.verdict_known[c] = true;
+  }
+  if (layout && !cache.unsupported[c].empty()) {
+    s->ok = false;
+    s->reason = Reason::layout;
+    s->why = cache.unsupported[c];
+  } else if (layout) {
+    place(q, *s, v);
+    try {
+      Plan plan = agree_on(layout->comm(), [&] { return make_plan(choice, *layout, v.key, v.send, v.recv); });
+      insert_plan(*s, {v.send, v.recv, std::move(plan)}, plan_limit);
+      ++rec.plans;
+    } catch (const std::exception& e) {
+      s->ok = false;
+      s->reason = Reason::setup_error;
+      s->why = e.what();
+    }
+  }
+  ++rec.shapes;
+  rec.shapes_evicted += insert_shape(cache, std::move(s), cfg.shapes);
+  Shape* shape = cache.shapes[index(q.coll)].front().get();
+  rec.setup += since(t0);
+  if (!shape->ok) warn_once(cfg, q, shape->reason, shape->why, cache.size);
+  return shape;
+}
+
+// Packs the caller's data into the staging buffer of a packed type.
+void pack_in(const Call& q, const View& v, Record& rec) {
+  int pos = 0;
+  if (v.pack_send)
+    MPI_Pack(q.send, v.send_elems, q.stype, const_cast<void*>(v.send), static_cast<int>(v.send_bytes), &pos, q.comm);
+  else
+    MPI_Pack(q.recv, v.recv_elems, q.rtype, v.recv, static_cast<int>(v.recv_bytes), &pos, q.comm);
+  if (pos != (v.pack_send ? v.send_bytes : v.recv_bytes))
+    die(std::string(mpi_name(q.coll)) + ": MPI_Pack made " + std::to_string(pos) + " bytes of " +
+        std::to_string(v.pack_send ? v.send_bytes : v.recv_bytes) + " (not raw bytes)");
+  rec.packed = true;
+}
+
 // Steps 2-4; false with rec.reason when the MPI's own must serve.
 bool attempt(const Config& cfg, int world_rank, const Call& q, Record& rec) {
   const Choice& choice = cfg[q.coll];
@@ -181,54 +249,7 @@ bool attempt(const Config& cfg, int world_rank, const Call& q, Record& rec) {
 
   Shape* shape = find_shape(cache, v.key);
   const bool fresh = shape == nullptr;
-  if (fresh) {  // every rank of the communicator is here, in the same call
-    const auto t0 = Clock::now();
-    auto s = std::make_unique<Shape>();
-    s->key = v.key;
-    if (!cache.layout) {
-      LayoutOptions options;
-      if (cfg.ranks_per_node > 0) options.node_color = world_rank / cfg.ranks_per_node;
-      try {
-        cache.layout = std::make_unique<Layout>(Layout::create(q.comm, options));
-        cache.layout_order = next_layout_order();
-        ++rec.layouts;
-      } catch (const std::exception& e) {
-        s->ok = false;
-        s->reason = Reason::setup_error;
-        s->why = e.what();
-      }
-    }
-    const Layout* layout = cache.layout.get();
-    const int c = index(q.coll);
-    if (layout && !cache.verdict_known[c]) {
-      const Algorithm& a = *choice.algorithm;
-      std::string why = a.unsupported ? a.unsupported(*layout) : "";
-      if (why.empty() && a.unsupported_config) why = a.unsupported_config(*layout, choice.params);
-      cache.unsupported[c] = why.empty() ? "" : a.name + " " + why + " (" + layout->describe() + ")";
-      cache.verdict_known[c] = true;
-    }
-    if (layout && !cache.unsupported[c].empty()) {
-      s->ok = false;
-      s->reason = Reason::layout;
-      s->why = cache.unsupported[c];
-    } else if (layout) {
-      place(q, *s, v);
-      try {
-        Plan plan = agree_on(layout->comm(), [&] { return make_plan(choice, *layout, v.key, v.send, v.recv); });
-        insert_plan(*s, {v.send, v.recv, std::move(plan)}, plan_limit);
-        ++rec.plans;
-      } catch (const std::exception& e) {
-        s->ok = false;
-        s->reason = Reason::setup_error;
-        s->why = e.what();
-      }
-    }
-    ++rec.shapes;
-    rec.shapes_evicted += insert_shape(cache, std::move(s), cfg.shapes);
-    shape = cache.shapes[index(q.coll)].front().get();
-    rec.setup += since(t0);
-    if (!shape->ok) warn_once(cfg, q, shape->reason, shape->why, cache.size);
-  }
+  if (fresh) shape = set_up_shape(cfg, world_rank, q, cache, v, rec);  // every rank is here, in the same call
   if (!shape->ok) {
     rec.reason = shape->reason;
     rec.why = shape->why;
@@ -276,17 +297,7 @@ bool attempt(const Config& cfg, int world_rank, const Call& q, Record& rec) {
     rec.setup += since(t0);
   }
 
-  if (v.pack_send || v.pack_recv) {
-    int pos = 0;
-    if (v.pack_send)
-      MPI_Pack(q.send, v.send_elems, q.stype, const_cast<void*>(v.send), static_cast<int>(v.send_bytes), &pos, q.comm);
-    else
-      MPI_Pack(q.recv, v.recv_elems, q.rtype, v.recv, static_cast<int>(v.recv_bytes), &pos, q.comm);
-    if (pos != (v.pack_send ? v.send_bytes : v.recv_bytes))
-      die(std::string(mpi_name(q.coll)) + ": MPI_Pack made " + std::to_string(pos) + " bytes of " +
-          std::to_string(v.pack_send ? v.send_bytes : v.recv_bytes) + " (not raw bytes)");
-    rec.packed = true;
-  }
+  if (v.pack_send || v.pack_recv) pack_in(q, v, rec);
   // A blocking shared-memory allreduce sets a new shape up inside its first
   // call: that part of the call is setup too.
   const double lazy = entry->plan.report()->setup();

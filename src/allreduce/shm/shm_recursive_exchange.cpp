@@ -84,6 +84,47 @@ double traffic(const detail::ShmSchedule& s, detail::Path path, int q, bool node
   return t;
 }
 
+// The reduce_scatter stages: stage j sums my range of it from my group's
+// regions (stage 0 from the inputs where they are on a direct path); the
+// last stage writes my region, or with push every receive buffer.
+detail::Engine::Phase reduce_scatter_phase(std::shared_ptr<detail::ShmSegment> seg,
+                                           std::shared_ptr<const detail::ShmSchedule> s,
+                                           std::shared_ptr<std::uint32_t> base, std::shared_ptr<detail::Scratch> w,
+                                           std::vector<int> first, CollArgs args, Shape h, bool direct, int q, int me) {
+  return {"reduce_scatter", [seg, s, base, w, first, args, h, direct, q, me](const detail::Call& c) {
+            char* mine = seg->data(me);
+            if (direct) {
+              *base = seg->counter();
+              for (int m : s->readers) seg->wait(m, *base);  // done reading my region in my last call
+              seg->set();                                    // entered: my input (and receive buffer) are ready
+            }
+            for (std::size_t j = 0; j < s->rs_range.size(); ++j) {
+              const detail::Range r = s->rs_range[j];
+              const bool last = j + 1 == s->rs_range.size();
+              for (int m : s->rs_members[j]) seg->wait(m, *base + 1 + static_cast<std::uint32_t>(j));
+              w->dsts.clear();
+              if (last && h.push) {  // I write everyone's receive buffer: they must have entered
+                for (int x = 0; x < q; ++x) {
+                  seg->wait(x, *base + 1);
+                  w->dsts.push_back(x == me ? static_cast<char*>(c.recv) : c.reach->out[static_cast<std::size_t>(x)]);
+                }
+              } else {
+                w->dsts.push_back(mine);
+                if (last && h.dual) w->dsts.push_back(static_cast<char*>(c.recv));
+              }
+              if (j == 0 && direct) {
+                detail::sum_inputs(c, me, seg->peers().pids, first, r.lo, r.hi, *w, args);
+              } else {
+                w->srcs[0] = (j == 0 ? c.in() : mine) + r.lo;
+                int k = 1;
+                for (int m : s->rs_members[j]) w->srcs[static_cast<std::size_t>(k++)] = seg->data(m) + r.lo;
+                detail::sum_to(*w, k, r.lo, r.size(), args);
+              }
+              seg->set();
+            }
+          }};
+}
+
 }  // namespace
 
 Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Params& params) {
@@ -126,39 +167,7 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
       auto w = std::make_shared<detail::Scratch>(q, path == detail::Path::cma);
       std::vector<int> first{me};  // whose inputs the first stage sums
       if (!s->rs_members.empty()) first.insert(first.end(), s->rs_members[0].begin(), s->rs_members[0].end());
-      engine->phases.push_back(
-          {"reduce_scatter", [seg, s, base, w, first, args, h, direct, q, me](const detail::Call& c) {
-             char* mine = seg->data(me);
-             if (direct) {
-               *base = seg->counter();
-               for (int m : s->readers) seg->wait(m, *base);  // done reading my region in my last call
-               seg->set();                                    // entered: my input (and receive buffer) are ready
-             }
-             for (std::size_t j = 0; j < s->rs_range.size(); ++j) {
-               const detail::Range r = s->rs_range[j];
-               const bool last = j + 1 == s->rs_range.size();
-               for (int m : s->rs_members[j]) seg->wait(m, *base + 1 + static_cast<std::uint32_t>(j));
-               w->dsts.clear();
-               if (last && h.push) {  // I write everyone's receive buffer: they must have entered
-                 for (int x = 0; x < q; ++x) {
-                   seg->wait(x, *base + 1);
-                   w->dsts.push_back(x == me ? static_cast<char*>(c.recv) : c.reach->out[static_cast<std::size_t>(x)]);
-                 }
-               } else {
-                 w->dsts.push_back(mine);
-                 if (last && h.dual) w->dsts.push_back(static_cast<char*>(c.recv));
-               }
-               if (j == 0 && direct) {
-                 detail::sum_inputs(c, me, seg->peers().pids, first, r.lo, r.hi, *w, args);
-               } else {
-                 w->srcs[0] = (j == 0 ? c.in() : mine) + r.lo;
-                 int k = 1;
-                 for (int m : s->rs_members[j]) w->srcs[static_cast<std::size_t>(k++)] = seg->data(m) + r.lo;
-                 detail::sum_to(*w, k, r.lo, r.size(), args);
-               }
-               seg->set();
-             }
-           }});
+      engine->phases.push_back(reduce_scatter_phase(seg, s, base, w, first, args, h, direct, q, me));
       if (lane)
         engine->phases.push_back({"inter_node", [seg, lane](const detail::Call&) {
                                     lane->execute();

@@ -66,6 +66,123 @@ double traffic(Kind kind, const detail::TreeSchedule& t, detail::Path path, int 
   return total;
 }
 
+// What every phase of one path's engine shares.
+struct Shared {
+  Kind kind;
+  CollArgs args;
+  std::shared_ptr<detail::ShmSegment> seg;
+  std::shared_ptr<const detail::TreeSchedule> t;
+  std::shared_ptr<std::uint32_t> base;  // my counter when the call began
+  int q, me;
+  std::size_t bytes;
+  bool nodes, root;
+  bool direct;  // the first stage reads the inputs where they are
+  bool push;    // the last stage writes the receive buffers (registered, one node)
+
+  // Every path starts by waiting until the ranks that read or write my
+  // region are done with my last call.
+  void start() const {
+    *base = seg->counter();
+    for (int m : t->readers) seg->wait(m, *base);
+  }
+};
+
+// copy-in: my input to my region (bcast: only the root's vector, to local
+// rank 0's region), then the mark that it is ready.
+detail::Engine::Phase copy_in_phase(const Shared& x) {
+  return {"copy_in", [x](const detail::Call& c) {
+            x.start();
+            char* mine = x.seg->data(x.seg->rank());
+            if (x.kind != Kind::bcast) {
+              x.args.memory().copy(mine, c.in(), x.t->own_first.lo);
+              x.args.memory().copy(mine + x.t->own_first.hi, c.in() + x.t->own_first.hi, x.bytes - x.t->own_first.hi);
+            } else if (x.root) {
+              x.args.memory().copy(mine, c.in(), x.bytes);
+            }
+            x.seg->set();
+          }};
+}
+
+// The bcast on one node with the inputs where they are: every rank reads
+// rank 0's input into its receive buffer; rank 0 waits until all have.
+void add_one_node_bcast(detail::Engine& engine, const Shared& x) {
+  engine.phases.push_back({"bcast", [x](const detail::Call& c) {
+                             x.start();
+                             x.seg->set();  // entered: (rank 0) my input is ready
+                             if (!x.root) {
+                               x.seg->wait(0, *x.base + 1);
+                               if (c.reach->path == detail::Path::registered)
+                                 x.args.memory().copy(c.recv, c.reach->in[0], x.bytes);
+                               else
+                                 detail::cma_read_or_abort(x.seg->peers().pids[0], c.recv, c.reach->remote_in[0],
+                                                           x.bytes);
+                             } else if (c.send != MPI_IN_PLACE) {
+                               x.args.memory().copy(c.recv, c.send, x.bytes);
+                             }
+                             x.seg->set();
+                           }});
+  engine.phases.push_back({"complete", [x](const detail::Call&) {
+                             if (x.root)  // everyone has read my input
+                               for (int r = 1; r < x.q; ++r) x.seg->wait(r, *x.base + 2);
+                           }});
+}
+
+// The reduce stages: in stage j the root of my group sums its part from the
+// root's, mine and the others' (stage 0 from the inputs where they are on a
+// direct path); with push the last stage writes the receive buffers.
+detail::Engine::Phase reduce_phase(const Shared& x, std::shared_ptr<detail::Scratch> w) {
+  std::vector<std::vector<int>> first;  // per stage, whose data I sum: the root first, then me, then the others
+  for (const detail::TreeStage& st : x.t->stages) {
+    std::vector<int> from{st.root};
+    if (x.me != st.root) from.push_back(x.me);
+    for (int m : st.members)
+      if (m != st.root) from.push_back(m);
+    first.push_back(std::move(from));
+  }
+  return {
+      "reduce", [x, w, first](const detail::Call& c) {
+        const auto& t = *x.t;
+        auto& seg = *x.seg;
+        if (x.direct) {
+          x.start();
+          seg.set();  // entered: my input (and receive buffer) are ready
+        }
+        for (std::size_t j = 0; j < t.stages.size(); ++j) {
+          const detail::TreeStage& st = t.stages[j];
+          const std::uint32_t ready = *x.base + 1 + 2 * static_cast<std::uint32_t>(j);
+          const bool last = j + 1 == t.stages.size();
+          if (st.active) {
+            for (int m : st.members) seg.wait(m, ready);
+            w->dsts.clear();
+            if (last && x.push) {
+              // The node's sum goes straight to the receive buffers,
+              // which their ranks must have handed over.
+              for (int r = 0; r < (x.kind == Kind::allreduce ? x.q : 1); ++r) {
+                seg.wait(r, *x.base + 1);
+                w->dsts.push_back(r == x.me ? static_cast<char*>(c.recv) : c.reach->out[static_cast<std::size_t>(r)]);
+              }
+            } else {
+              w->dsts.push_back(seg.data(st.root));
+            }
+            const std::vector<int>& from = first[j];
+            if (j == 0 && x.direct) {
+              detail::sum_inputs(c, x.me, seg.peers().pids, from, st.part.lo, st.part.hi, *w, x.args);
+            } else {
+              int k = 0;
+              for (int r : from)
+                w->srcs[static_cast<std::size_t>(k++)] = (r == x.me && j == 0 ? c.in() : seg.data(r)) + st.part.lo;
+              detail::sum_to(*w, k, st.part.lo, st.part.size(), x.args);
+            }
+          }
+          seg.set();  // my part is summed
+          // (A root of the last stage that pushed waits in complete instead.)
+          if (st.active && x.me == st.root && !(x.push && last))
+            for (int m : st.members) seg.wait(m, ready + 1);
+          seg.set();  // (root) my subtree is summed
+        }
+      }};
+}
+
 Plan tree(Kind kind, const CollArgs& args, const Layout& layout, const Params& params) {
   const char* who = kind == Kind::allreduce ? "shm_tree"
                     : kind == Kind::reduce  ? "shm_tree (reduce)"
@@ -109,107 +226,17 @@ Plan tree(Kind kind, const CollArgs& args, const Layout& layout, const Params& p
     auto make = [kind, args, seg, t, q, me, bytes, nodes, root, across](detail::Path path) {
       const bool direct = path != detail::Path::copy_in;
       const bool push = path == detail::Path::registered && !nodes && kind != Kind::bcast;
-      auto base = std::make_shared<std::uint32_t>(0);  // my counter when the call began
+      const Shared x{kind, args, seg, t, std::make_shared<std::uint32_t>(0), q, me, bytes, nodes, root, direct, push};
+      auto base = x.base;
       auto w = std::make_shared<detail::Scratch>(q, path == detail::Path::cma);
       const auto stages = static_cast<std::uint32_t>(t->stages.size());
-      // Per stage, the ranks whose data I sum: the root first, then me, then the others.
-      std::vector<std::vector<int>> first;
-      for (const detail::TreeStage& st : t->stages) {
-        std::vector<int> from{st.root};
-        if (me != st.root) from.push_back(me);
-        for (int m : st.members)
-          if (m != st.root) from.push_back(m);
-        first.push_back(std::move(from));
-      }
       auto engine = std::make_shared<detail::Engine>();
-      // Every path starts by waiting until the ranks that read or write my
-      // region are done with my last call; copy-in then copies in (bcast:
-      // only the root's vector, to local rank 0's region), the others mark
-      // that my input is ready.
-      auto start = [seg, t, base] {
-        *base = seg->counter();
-        for (int m : t->readers) seg->wait(m, *base);
-      };
-      if (!direct)
-        engine->phases.push_back({"copy_in", [kind, seg, t, start, bytes, args, root](const detail::Call& c) {
-                                    start();
-                                    char* mine = seg->data(seg->rank());
-                                    if (kind != Kind::bcast) {
-                                      args.memory().copy(mine, c.in(), t->own_first.lo);
-                                      args.memory().copy(mine + t->own_first.hi, c.in() + t->own_first.hi,
-                                                         bytes - t->own_first.hi);
-                                    } else if (root) {
-                                      args.memory().copy(mine, c.in(), bytes);
-                                    }
-                                    seg->set();
-                                  }});
+      if (!direct) engine->phases.push_back(copy_in_phase(x));
       if (kind == Kind::bcast && direct) {
-        // One node: every rank reads rank 0's input into its receive buffer.
-        engine->phases.push_back({"bcast", [seg, start, base, bytes, args, root](const detail::Call& c) {
-                                    start();
-                                    seg->set();  // entered: (rank 0) my input is ready
-                                    if (!root) {
-                                      seg->wait(0, *base + 1);
-                                      if (c.reach->path == detail::Path::registered)
-                                        args.memory().copy(c.recv, c.reach->in[0], bytes);
-                                      else
-                                        detail::cma_read_or_abort(seg->peers().pids[0], c.recv, c.reach->remote_in[0],
-                                                                  bytes);
-                                    } else if (c.send != MPI_IN_PLACE) {
-                                      args.memory().copy(c.recv, c.send, bytes);
-                                    }
-                                    seg->set();
-                                  }});
-        engine->phases.push_back({"complete", [seg, base, q, root](const detail::Call&) {
-                                    if (root)  // everyone has read my input
-                                      for (int x = 1; x < q; ++x) seg->wait(x, *base + 2);
-                                  }});
+        add_one_node_bcast(*engine, x);
         return engine;
       }
-      if (kind != Kind::bcast)
-        engine->phases.push_back(
-            {"reduce", [kind, seg, t, start, base, w, first, args, direct, push, q, me](const detail::Call& c) {
-               if (direct) {
-                 start();
-                 seg->set();  // entered: my input (and receive buffer) are ready
-               }
-               for (std::size_t j = 0; j < t->stages.size(); ++j) {
-                 const detail::TreeStage& st = t->stages[j];
-                 const std::uint32_t ready = *base + 1 + 2 * static_cast<std::uint32_t>(j);
-                 if (st.active) {
-                   for (int m : st.members) seg->wait(m, ready);
-                   const bool last = j + 1 == t->stages.size();
-                   w->dsts.clear();
-                   if (last && push) {
-                     // The node's sum goes straight to the receive buffers,
-                     // which their ranks must have handed over.
-                     for (int x = 0; x < (kind == Kind::allreduce ? q : 1); ++x) {
-                       seg->wait(x, *base + 1);
-                       w->dsts.push_back(x == me ? static_cast<char*>(c.recv)
-                                                 : c.reach->out[static_cast<std::size_t>(x)]);
-                     }
-                   } else {
-                     w->dsts.push_back(seg->data(st.root));
-                   }
-                   // The root's first (it is the destination), then mine, then the others'.
-                   const std::vector<int>& from = first[j];
-                   if (j == 0 && direct) {
-                     detail::sum_inputs(c, me, seg->peers().pids, from, st.part.lo, st.part.hi, *w, args);
-                   } else {
-                     int k = 0;
-                     for (int x : from)
-                       w->srcs[static_cast<std::size_t>(k++)] =
-                           (x == me && j == 0 ? c.in() : seg->data(x)) + st.part.lo;
-                     detail::sum_to(*w, k, st.part.lo, st.part.size(), args);
-                   }
-                 }
-                 seg->set();  // my part is summed
-                 // (A root of the last stage that pushed waits in complete instead.)
-                 if (st.active && me == st.root && !(push && j + 1 == t->stages.size()))
-                   for (int m : st.members) seg->wait(m, ready + 1);
-                 seg->set();  // (root) my subtree is summed
-               }
-             }});
+      if (kind != Kind::bcast) engine->phases.push_back(reduce_phase(x, w));
       if (nodes)
         engine->phases.push_back({"inter_node", [seg, across](const detail::Call&) {
                                     if (across) across();
@@ -232,13 +259,13 @@ Plan tree(Kind kind, const CollArgs& args, const Layout& layout, const Params& p
         std::uint32_t done = 2;
         if (push && (kind == Kind::allreduce || root)) {
           done = 1 + 2 * stages;
-          for (int x = 0; x < q; ++x)
-            if (x != me) wait_for.push_back(x);
+          for (int r = 0; r < q; ++r)
+            if (r != me) wait_for.push_back(r);
         } else if (!t->stages.empty()) {
           wait_for = t->stages[0].members;
         }
         engine->phases.push_back({"complete", [seg, base, done, wait_for](const detail::Call&) {
-                                    for (int x : wait_for) seg->wait(x, *base + done);
+                                    for (int r : wait_for) seg->wait(r, *base + done);
                                   }});
       }
       return engine;
