@@ -1,4 +1,4 @@
-# Shared by the figure scripts (scripts/*.sbatch): where the binaries and the
+# Shared by the figure scripts (scripts/batch/*.sbatch): where the binaries and the
 # results are, how many nodes and ranks per node, how to launch, progress.
 # Sourced, not run. Every figure script reads the same variables:
 #
