@@ -361,9 +361,9 @@ void check_algorithms(Options& o, const Given& g, const std::string& binary, con
     }
     auto it = std::find_if(algorithms.begin(), algorithms.end(), [&](const Algorithm& a) { return a.name == name; });
     if (it == algorithms.end()) {
-      std::string known;
-      for (const auto& a : algorithms) known += (known.empty() ? "" : ", ") + a.name;
-      throw Error("--algorithm: unknown algorithm '" + name + "' (known: " + known + ", all)");
+      std::vector<std::string> known;
+      for (const auto& a : algorithms) known.push_back(a.name);
+      throw Error("--algorithm: unknown algorithm '" + name + "' (known: " + joined(known) + ", all)");
     }
     if (!it->available) throw Error("--algorithm " + name + ": unavailable: " + it->unavailable_why);
     o.algorithms.push_back(name);
