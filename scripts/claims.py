@@ -12,13 +12,18 @@ NAME-shm-double).
   scripts/claims.py --data DIR --markdown    # the table as Markdown (docs/claims.md carries it)
   scripts/claims.py --write-doc docs/claims.md   # put the data's table under the page's "## The table"
   scripts/claims.py --check-doc docs/claims.md   # the page's table and quoted numbers match the data
+  scripts/claims.py --check-doc docs/claims.md --complete   # and every row has its full-model verdict and mark, or why not
 
 A number that the prose of docs/claims.md quotes from the table carries the
 row and the column it comes from in an HTML comment right after it:
 `12.4%<!--sp-share-yahoo shm-->` (columns: costs, nocost, shm; a verdict
 word, HOLDS or DIFFERS, is checked against that column's verdict).
 --check-doc fails, listing each, where the page's table is not the one the
-data gives or a quoted number is not in its cell.
+data gives or a quoted number is not in its cell; with --complete also
+where a simulable row has no full-model verdict (or its verdict no
+sensitivity mark) and mcbclaims/table.py gives no measured reason why not
+(NO_FULL_MODEL, NO_TWINS: the cell then says NO DATA and the reason), or
+gives one for a row that has its data.
 
 Data: DIR/PART-PLATFORM/*.csv[.gz], written by scripts/sim/paper_scale.py
 (PART: tra, ...; PLATFORM: the paper's machine NAME, NAME-nocost without

@@ -6,7 +6,7 @@ import sys
 
 from mcbclaims.data import load
 from mcbclaims.doc import HEADER, check_doc, render, word, write_doc
-from mcbclaims.table import CLAIMS, COSTS, NOT_SIMULATED, NOT_YET
+from mcbclaims.table import CLAIMS, COSTS, NO_FULL_MODEL, NO_TWINS, NOT_SIMULATED, NOT_YET
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -31,12 +31,34 @@ def sensitivity(evaluate, full, twin):
             judged(evaluate, [r for r in twin if point(r) in common]))
 
 
+def unexplained(table):
+    """Rows with neither a full-model verdict (or sensitivity mark) nor a
+    measured reason why not, and reasons for rows that have their data."""
+    problems = []
+    for row in table:
+        cid, simulable = row[0], row[5] != "cannot be simulated by SMPI"
+        if simulable and row[10] == "-" and cid not in NO_FULL_MODEL:
+            problems.append(f"{cid}: no full-model verdict and no reason why not (mcbclaims/table.py NO_FULL_MODEL)")
+        if row[10] != "-" and cid in NO_FULL_MODEL:
+            problems.append(f"{cid}: has a full-model verdict; its NO_FULL_MODEL reason is stale")
+        if row[10] != "-" and row[11] == "-" and cid not in NO_TWINS:
+            problems.append(f"{cid}: a full-model verdict without a sensitivity mark and no reason why not "
+                            "(mcbclaims/table.py NO_TWINS)")
+        if cid in NO_TWINS and not row[11].startswith("- (twins not run"):
+            problems.append(f"{cid}: has a sensitivity mark (or no full-model verdict); its NO_TWINS reason is stale")
+    return problems
+
+
 def main(doc=__doc__):
     p = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--data", default=os.path.join(ROOT, "data", "paper-scale"))
     p.add_argument("--markdown", action="store_true", help="print a Markdown table")
     p.add_argument("--check-doc", metavar="PAGE", help="check PAGE's table and quoted numbers against the data")
     p.add_argument("--write-doc", metavar="PAGE", help="replace the table under PAGE's '## The table' with the data's")
+    p.add_argument("--complete", action="store_true",
+                   help="with --check-doc: also fail on a row with neither a full-model verdict (and sensitivity "
+                        "mark) nor a measured reason why not (mcbclaims/table.py), and on a reason for a row that "
+                        "has its data")
     args = p.parse_args()
     for page in (args.check_doc, args.write_doc):
         if page and not os.path.isfile(page):
@@ -88,6 +110,10 @@ def main(doc=__doc__):
             bases = sorted({base for base, _ in pairs.values()})
             first = [f"x1 on the twins' points: {'/'.join(bases)}"] if bases != [word(cells[5])] else []
             mark = "CHANGES (" + ", ".join(first + [f"{f}: {twin}" for f, (_, twin) in pairs.items()]) + ")"
+        if cells[5] == "-" and cid in NO_FULL_MODEL:
+            cells[4] += f"; not run here: {NO_FULL_MODEL[cid]}"
+        elif cells[5] != "-" and mark == "-" and cid in NO_TWINS:
+            mark = f"- (twins not run here: {NO_TWINS[cid]})"
         table.append([cid, paper, fig, what, value] + cells + [mark, tol])
     for cid, paper, fig, what in NOT_YET:
         table.append([cid, paper, fig, what, "-", "not simulated at the papers' scale yet", "-", "-", "-", "-", "-",
@@ -108,7 +134,7 @@ def main(doc=__doc__):
         write_doc(args.write_doc, table, summary)
         print(f"claims: {args.write_doc}: table written")
     if args.check_doc:
-        problems = check_doc(args.check_doc, table, summary)
+        problems = check_doc(args.check_doc, table, summary) + (unexplained(table) if args.complete else [])
         for line in problems:
             print(line)
         print(f"claims: {args.check_doc}: " + ("ok" if not problems else f"{len(problems)} problem(s)"))

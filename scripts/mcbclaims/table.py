@@ -144,6 +144,34 @@ CLAIMS = [
 # scale yet, and what it takes (docs/claims.md).
 NOT_YET = []
 
+# Where the full model has no verdict because the point that decides it
+# takes hours on this machine (one core per simulation): what was measured,
+# in a few words; docs/claims.md ("What is not simulated yet") has the runs.
+# The cell says NO DATA and this; --check-doc --complete fails on a row with
+# neither a full-model verdict nor a reason, and on a reason for a row that
+# has its verdict (the reason is stale: take it out).
+SCATTER_DEST = ("the system alltoall from 256 B is MPICH's scatter-destination (each rank's messages to 4 "
+                "partners in flight at once), whose node-model CPU time grows about 7x per doubling of the nodes "
+                "(1 KiB on 2, 4, 8 nodes x 112: 5, 47, 325 s; 4 KiB on 4 nodes: 123 s): at 32 nodes about 4.5 h "
+                "at 1 KiB and 12 h at 4 KiB, extrapolated")
+NO_FULL_MODEL = {
+    "loc-fig10-mid": SCATTER_DEST,
+    "loc-fig10-largest": SCATTER_DEST,
+    "loc-fig17": SCATTER_DEST,
+    "loc-fig16": "Figure 16 at 32 x 112 is one launch of five configurations (locality-aware with 2, 4, 8, 16 per "
+                 "group and node-aware, 4096 B); on the node model its first configuration alone took 60 min "
+                 "(2026-11-27, cut short), the launch about 4-5 h",
+}
+
+# The same for the sensitivity mark of a full-model verdict: why its
+# halved and doubled twins did not run.
+NO_TWINS = {
+    "loc-fig12": "its deciding point, locality-aware at 4096 B on 32 x 112, took 2129 s on the full model: "
+                 "70 min more for the two twins",
+    "loc-fig18": "Figure 18's points on tuolumne-32x96-shm took 66 min together (the system 49 min): about 2 h "
+                 "more for the two twins",
+}
+
 NOT_SIMULATED = [
     ("multiradix", "allreduce-shared-memory-multiradix",
      "every claim: the algorithms read peers' buffers in shared memory (XPMEM) and their gains come from cache "

@@ -24,21 +24,23 @@ def best_radices(rows, sizes):
 
 
 def tra_best_radix_large(rows):
-    out, ok = [], True
+    out, ok, counts = [], True, set()
     for p, s, sweep, best in best_radices(rows, (1024, 8192)):
         root = math.isqrt(p - 1) + 1
         ratio = sweep[root] / sweep[best]
         ok &= ratio <= 1.10 and root / 2 <= best <= 2 * root
+        counts.add(p)
         out.append(f"P={p} S={s}: best {best}, ceil(sqrt P)={root} at {ratio:.2f}x")
-    return "; ".join(out), ok
+    return "; ".join(out), ok, thin(len(counts), "process count of the paper's 512, 1024, 2048")
 
 
 def tra_best_radix_small(rows):
-    out, ok = [], True
+    out, ok, counts = [], True, set()
     for p, s, _, best in best_radices(rows, (16,)):
         ok &= 2 < best < math.sqrt(p)
+        counts.add(p)
         out.append(f"P={p} S={s}: best {best}")
-    return "; ".join(out), ok
+    return "; ".join(out), ok, thin(len(counts), "process count of the paper's 512, 1024, 2048")
 
 
 def tra_abs(radix, paper_us, tol):
@@ -71,8 +73,11 @@ def tra_order(rows):
         tra_sys += max(t["tra"], t["tra2"]) < t["system"]
     if not n:
         raise LookupError("no (P, S) cell with system, tra and tra2")
-    return (f"TRA2 < TRA in {tra2_tra}/{n} (P, S) cells, both < system in {tra_sys}/{n}",
-            tra2_tra >= 0.8 * n and tra_sys >= 0.8 * n, thin(n, "(P, S) cell"))
+    counts = {p for p, _ in cells}
+    return (f"TRA2 < TRA in {tra2_tra}/{n} (P, S) cells, both < system in {tra_sys}/{n}"
+            + (f" (P = {min(counts)})" if len(counts) == 1 else ""),
+            tra2_tra >= 0.8 * n and tra_sys >= 0.8 * n,
+            thin(n, "(P, S) cell") or thin(len(counts), "process count from 512"))
 
 
 def tra2_sweep(rows, kind, p, s):

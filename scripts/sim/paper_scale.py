@@ -23,7 +23,9 @@ Parts (the papers' figures at their own scale; --parts):
             P), Figure 10 (system, TRA, TRA2 against S, P = 64 to 2048; at
             16, 32 and 64 B also up to P = 4096, 8192 and 16,384) and
             the paper's stated points at P = 2048 (TRA radix 2 and 46 at 128
-            B; system, TRA, TRA2 at 32 B: calibrate.py's runs).
+            B; system, TRA, TRA2 at 32 B: calibrate.py's runs); on the node
+            model Figure 10's cells up to P = 512 and 1024 also as launches
+            of their own (fig10-N8, fig10-N16).
             Hours per P from 1024 on (Figure 8 at P = 2048: about 8 h).
   locality  the locality paper on dane-32x112: Figure 10 at 32 x 112 (3584
             ranks; every algorithm of the figure that SMPI can finish at
@@ -216,6 +218,14 @@ def points(parts, models, small=False):
             cmd, env = figure_script("tra_compare.sbatch", platform, base, 32, 64, MCB_SIZES="16:4096")
             out.append(Point("tra", model, platform, "fig10", cmd, ["tra_compare-N32-n2048-run1.csv"], env,
                              estimate=21600))
+            if suffix.startswith("-shm"):
+                # On the node model Figure 10 in one launch is hours (its
+                # P = 2048 system is P^2 messages from 256 B): its cells up
+                # to P = 512 and 1024 first, as launches of their own.
+                for n in (8, 16):
+                    cmd, env = figure_script("tra_compare.sbatch", platform, base, n, 64, MCB_SIZES="16:4096")
+                    out.append(Point("tra", model, platform, f"fig10-N{n}", cmd,
+                                     [f"tra_compare-N{n}-n{n * 64}-run1.csv"], env, estimate={8: 150, 16: 1200}[n]))
             # Figure 10 beyond P = 2048 (the paper goes to 16,384), at its
             # small blocks (SMPI's system alltoall is Bruck there; from a few
             # hundred bytes it is P^2 messages, hours per size at P = 4096).

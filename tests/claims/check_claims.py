@@ -228,6 +228,15 @@ def check_doc(claims_py, work, markdown):
             print(f"FAIL: --check-doc on the {name} page: exit {out.returncode} (expected {want_rc}), missing "
                   f"{missing}:\n{out.stdout}{out.stderr}")
             failed += 1
+    # --complete: rows without a full-model verdict and without a measured
+    # reason (here every locality row: no data) fail, each named.
+    path = os.path.join(work, "page-good.md")
+    out = subprocess.run([sys.executable, claims_py, "--data", os.path.join(work, "data"), "--check-doc", path,
+                          "--complete"], capture_output=True, text=True, timeout=60)
+    if out.returncode != 1 or "loc-abs-3x: no full-model verdict and no reason why not" not in out.stdout:
+        print(f"FAIL: --check-doc --complete without locality data: exit {out.returncode} (expected 1), "
+              f"no line for loc-abs-3x:\n{out.stdout}{out.stderr}")
+        failed += 1
     return failed
 
 
