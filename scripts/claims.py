@@ -29,7 +29,9 @@ Data: DIR/PART-PLATFORM/*.csv[.gz], written by scripts/sim/paper_scale.py
 (PART: tra, ...; PLATFORM: the paper's machine NAME, NAME-nocost without
 per-message costs, NAME-shm the full model and its -half and -double
 twins). A claim whose data is not there says NO DATA and the command that
-makes it. The numbers are a model's (SimGrid
+makes it. The files of a point still running (or cut short) are left out:
+paper_scale.py names them on the first line of the point's log,
+PART-PLATFORM/.NAME.log, which it removes when the point is done. The numbers are a model's (SimGrid
 SMPI, scripts/sim/platforms/make_platforms.py), not the machines'.
 
 Standard library only. The code is the package scripts/mcbclaims/, one

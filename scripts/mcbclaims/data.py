@@ -6,11 +6,28 @@ import gzip
 import os
 
 
+def in_progress(directory):
+    """The CSVs that a paper-scale point still running (or failed) is
+    writing: named on the first line of its log, .NAME.log, which
+    scripts/sim/paper_scale.py removes once the point is done."""
+    names = set()
+    for log in glob.glob(os.path.join(directory, ".*.log")):
+        with open(log, errors="replace") as f:
+            first = f.readline()
+        if first.startswith("# paper_scale:") and "writing:" in first:
+            names.update(first.partition("writing:")[2].split())
+    return names
+
+
 def load(directory):
-    """Total rows of every CSV in directory: list of dicts with numbers
-    parsed, each with its phases' times in r["phases"] ({phase: avg_us})."""
+    """Total rows of every CSV in directory (but those of a point in
+    progress): list of dicts with numbers parsed, each with its phases'
+    times in r["phases"] ({phase: avg_us})."""
     rows = []
+    skip = in_progress(directory)
     for path in sorted(glob.glob(os.path.join(directory, "*.csv")) + glob.glob(os.path.join(directory, "*.csv.gz"))):
+        if os.path.basename(path) in skip:
+            continue
         opener = gzip.open if path.endswith(".gz") else open
         with opener(path, "rt", newline="") as f:
             reader = csv.DictReader(f)

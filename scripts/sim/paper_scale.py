@@ -389,6 +389,10 @@ def run_point(pt, root, build, dry):
     start = time.time()
     log = pt.log(root)
     with open(log, "w") as f:
+        # The first line names the files being written, which scripts/claims.py
+        # leaves out while the log is there (in progress, or failed).
+        f.write(f"# paper_scale: {pt.id} in progress, writing: {' '.join(pt.outputs)}\n")
+        f.flush()
         rc = subprocess.run(cmd, cwd=root, env=env, stdout=f, stderr=subprocess.STDOUT).returncode
     wall = time.time() - start
     missing = [o for o in pt.outputs if not os.path.isfile(os.path.join(root, pt.out, o)) and
