@@ -133,6 +133,8 @@ def main(doc=__doc__):
     if args.write_doc:
         write_doc(args.write_doc, table, summary)
         print(f"claims: {args.write_doc}: table written")
+        if not args.check_doc and not args.markdown:
+            return 0
     if args.check_doc:
         problems = check_doc(args.check_doc, table, summary) + (unexplained(table) if args.complete else [])
         for line in problems:
