@@ -4,7 +4,7 @@ own parameters (read back from its XML), each property by a small run:
   model.py SIMULATE_PY BUILD_DIR memory PLATFORM-shm  # shared memory, cores that copy
   model.py SIMULATE_PY BUILD_DIR fatpipe PLATFORM     # the older model: nothing shared inside a node
   model.py SIMULATE_PY BUILD_DIR local-work PLATFORM-shm  # local work charged exactly, or not at all
-  model.py SIMULATE_PY BUILD_DIR precision PLATFORM-shm   # its time precision against SimGrid's 1e-9 s
+  model.py SIMULATE_PY BUILD_DIR precision PLATFORM-shm   # its time and solver precision against SimGrid's
 
 memory: one message inside a node costs mem_lat + s / core_bw; 16 messages
 at once between 32 cores of a socket (fewer on small nodes) share its
@@ -17,7 +17,9 @@ leaves through that socket's own NIC (no inter-socket link on the way).
 fatpipe: on the NAME platforms (a node is one host), 16 messages at once
 take the time of one (the loopback is FATPIPE), as the docs say.
 precision: the node model's time precision keeps a small alltoall's times
-within 3% (below 1 KiB) and 1% (from 1 KiB) of SimGrid's 1e-9 s.
+within 3% (below 1 KiB) and 1% (from 1 KiB) of SimGrid's 1e-9 s, and its
+max-min precision (1e-4, which SimGrid takes from the platform) gives the
+same times as SimGrid's 1e-5 to 1 ns.
 local-work: a copy of N bytes advances the rank's clock by exactly
 call + N / copy_bw, a k-way sum by call + k N / reduce_bw, MPI_Reduce_local
 by call + 2 N / reduce_bw; with --sim-local-work off, by nothing; two runs
@@ -168,7 +170,8 @@ elif WHAT == "precision":
     args = ["--algorithm", "pairwise,node_aware", "--inner", "pairwise,nonblocking", "-m", "4,64,1024,4096",
             "-i", "1", "-x", "0"]
     runs = {}
-    for tag, cfg in (("platform", ()), ("1e-9", ("surf/precision:1e-9",))):
+    for tag, cfg in (("platform", ()), ("1e-9", ("surf/precision:1e-9",)),
+                     ("maxmin", ("maxmin/precision:1e-5",))):
         out = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"mcb-model-{os.getpid()}-{tag}")
         rows, _ = simulate(SIM, BUILD, PLATFORM, 2, 16, out, args, cfg=cfg)
         runs[tag] = {k: float(r["avg_us"]) for k, r in rows.items() if k[3] == "total"}
@@ -181,6 +184,12 @@ elif WHAT == "precision":
         bound = 0.03 if key[2] < 1024 else 0.01
         holds(f"{key[0]} ({key[1]}) {key[2]} B at precision {p['precision']:g} s within {bound:.1%} of 1e-9 s",
               abs(got / exact - 1) <= bound, f"{got:.3f} us against {exact:.3f} us ({got / exact - 1:+.3%})")
+    holds("the platform's max-min precision is coarser than SimGrid's 1e-5", p.get("maxmin", 0) > 1e-5,
+          f"maxmin {p.get('maxmin', 0):g}")
+    for key in sorted(runs["platform"]):
+        got, default = runs["platform"][key], runs["maxmin"].get(key, -1.0)
+        holds(f"{key[0]} ({key[1]}) {key[2]} B the same at maxmin/precision {p['maxmin']:g} and 1e-5",
+              abs(got - default) <= 1e-3, f"{got:.3f} us against {default:.3f} us")
 else:
     sys.exit(f"model.py: unknown check {WHAT}")
 print("model checks: " + ("all hold" if not failed else f"{failed} FAILED"))
