@@ -166,8 +166,6 @@ NO_FULL_MODEL = {
 # The same for the sensitivity mark of a full-model verdict: why its
 # halved and doubled twins did not run.
 NO_TWINS = {
-    "loc-fig12": "its deciding point, locality-aware at 4096 B on 32 x 112, took 2129 s on the full model: "
-                 "70 min more for the two twins",
     "loc-fig18": "Figure 18's points on tuolumne-32x96-shm took 66 min together (the system 49 min): about 2 h "
                  "more for the two twins",
 }
