@@ -36,7 +36,8 @@ def unexplained(table):
     measured reason why not, and reasons for rows that have their data."""
     problems = []
     for row in table:
-        cid, simulable = row[0], row[5] != "cannot be simulated by SMPI"
+        cid = row[0]
+        simulable = cid not in {c for c, _, _ in NOT_SIMULATED}
         if simulable and row[10] == "-" and cid not in NO_FULL_MODEL:
             problems.append(f"{cid}: no full-model verdict and no reason why not (mcbclaims/table.py NO_FULL_MODEL)")
         if row[10] != "-" and cid in NO_FULL_MODEL:

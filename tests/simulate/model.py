@@ -188,7 +188,7 @@ elif WHAT == "precision":
           f"maxmin {p.get('maxmin', 0):g}")
     for key in sorted(runs["platform"]):
         got, default = runs["platform"][key], runs["maxmin"].get(key, -1.0)
-        holds(f"{key[0]} ({key[1]}) {key[2]} B the same at maxmin/precision {p['maxmin']:g} and 1e-5",
+        holds(f"{key[0]} ({key[1]}) {key[2]} B the same at maxmin/precision {p.get('maxmin', 0):g} and 1e-5",
               abs(got - default) <= 1e-3, f"{got:.3f} us against {default:.3f} us")
 else:
     sys.exit(f"model.py: unknown check {WHAT}")
