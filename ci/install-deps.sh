@@ -8,7 +8,8 @@
 # SMPI for the simulation build, FFTW 3 for mcb_fft, and the preload
 # library's external clients: HPC Challenge (hpcc, linked against Open MPI),
 # ScaLAPACK's BLACS tester (scalapack-mpi-test, one build per MPI) and
-# gfortran for its Fortran test.
+# gfortran for its Fortran test, and Chromium to load scripts/compare.py's
+# --html page headless (test compare_html).
 # Needs root (or sudo). Safe to run again.
 set -euo pipefail
 packages=(
@@ -20,6 +21,7 @@ packages=(
   slurmctld slurmd slurm-client
   libsimgrid-dev
   libfftw3-dev hpcc scalapack-mpi-test gfortran
+  chromium
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -5,7 +5,7 @@ builds, two machines) and flag what got slower.
 Usage:
     /usr/bin/python3 scripts/compare.py BASE NEW [--stat median_us]
         [--threshold 0.10] [--max-noise 0.5] [--min-us 0] [--phases total|all]
-        [--only-flagged] [--plot FILE.png]
+        [--missing fail|warn] [--only-flagged] [--plot FILE.png] [--html FILE.html]
 
 BASE and NEW are each a CSV file or a directory (every *.csv directly inside
 it, e.g. several repetitions). Rows are matched on the configuration and the
@@ -46,12 +46,25 @@ prints every field that differs between the two sides ("env UCX_TLS: rc ->
 tcp"), or that they are the same; CSVs without a record are counted and
 left out of that comparison.
 
+Missing rows. A collective that hangs or a rank that crashes ends a run
+early (mcb's --timeout), and NEW then lacks the rows after it: every row
+BASE has and NEW lacks is listed (configuration and size, one line each,
+"rows NEW lacks (N)") and, with --missing fail (the default), fails the
+gate like a regression; --missing warn only lists them. Rows BASE lacks
+(new configurations or sizes) are counted, the first few listed, and never
+fail.
+
 Output: one line per matched row (sorted by collective, algorithm, params,
-ranks, size), rows present on one side only (count and the first few), the
-ratio's count, min, median, max and geometric mean per algorithm and overall,
-then "N regressions". Exit status: 0 no regression, 1 at least one
-regression, 2 bad input (missing file, bad CSV, missing columns, nothing
-matches), with one line on stderr.
+ranks, size), the rows NEW lacks, the rows BASE lacks, the ratio's count,
+min, median, max and geometric mean per algorithm and overall, then
+"N regressions, ..." (with "; K rows NEW lacks: fail" when it has some).
+--plot FILE draws the ratios against size; --html FILE writes one
+self-contained page (no network needed): the verdict, the environment
+differences, one plot per collective, every row (flagged ones highlighted)
+and the rows NEW lacks. Exit status: 0 no regression (and no row NEW lacks,
+unless --missing warn), 1 at least one regression or row NEW lacks, 2 bad
+input (missing file, bad CSV, missing columns, nothing matches, an output
+that cannot be written), with one line on stderr.
 """
 import argparse
 import glob
@@ -162,27 +175,42 @@ def read_metadata(path):
     return fields, missing
 
 
-def environment_differences(base_path, new_path):
-    """Lines saying what differs between the two sides' run environments."""
-    (base, base_missing), (new, new_missing) = read_metadata(base_path), read_metadata(new_path)
-    lines = []
-    for name, side, missing in (("base", base_path, base_missing), ("new", new_path, new_missing)):
-        if missing:
-            lines.append(f"# environment: {missing} CSV file(s) of {name} ({side}) without run metadata "
-                         "(FILE.csv.meta.json); not compared")
-    if not base or not new:
-        return lines
+class Environment:
+    """What the two sides' run metadata say: notes (CSVs without a record),
+    diffs [(field, base value, new value)] when both sides have records
+    (None otherwise), and each side's fields {field: set of values}."""
 
-    def show(values):
-        return "unset" if values is None else " | ".join(sorted(values))
-    diffs = [f"#   {k}: {show(base.get(k))} -> {show(new.get(k))}"
-             for k in sorted(set(base) | set(new)) if base.get(k) != new.get(k)]
-    if diffs:
-        lines.append(f"# environment: {len(diffs)} difference(s) between base and new (base -> new):")
-        lines += diffs
-    else:
-        lines.append("# environment: the same on both sides (build, MPI, environment variables, placement, hardware)")
-    return lines
+    def __init__(self, base_path, new_path):
+        (self.base, base_missing), (self.new, new_missing) = read_metadata(base_path), read_metadata(new_path)
+        self.notes = [f"{missing} CSV file(s) of {name} ({side}) without run metadata (FILE.csv.meta.json); "
+                      "not compared"
+                      for name, side, missing in (("base", base_path, base_missing), ("new", new_path, new_missing))
+                      if missing]
+        self.diffs = None
+        if self.base and self.new:
+            show = lambda values: "unset" if values is None else " | ".join(sorted(values))  # noqa: E731
+            self.diffs = [(k, show(self.base.get(k)), show(self.new.get(k)))
+                          for k in sorted(set(self.base) | set(self.new)) if self.base.get(k) != self.new.get(k)]
+
+    def library(self, side, fallback):
+        """The side's MPI library string, its first line up to the first
+        comma ("Open MPI v5.0.7", "MPICH Version: 4.0.2"), or fallback."""
+        values = getattr(self, side).get("mpi_library_string")
+        if not values:
+            return fallback
+        names = sorted({" ".join((v.strip().splitlines() or ["?"])[0].split(", ")[0].split()) for v in values})
+        return " | ".join(s if len(s) <= 80 else s[:77] + "..." for s in names)
+
+    def lines(self):
+        """The console's lines, before the timings."""
+        out = [f"# environment: {n}" for n in self.notes]
+        if self.diffs:
+            out.append(f"# environment: {len(self.diffs)} difference(s) between base and new (base -> new):")
+            out += [f"#   {k}: {b} -> {n}" for k, b, n in self.diffs]
+        elif self.diffs is not None:
+            out.append("# environment: the same on both sides (build, MPI, environment variables, placement, "
+                       "hardware)")
+        return out
 
 
 def aggregate(df, stat):
@@ -206,10 +234,11 @@ def libraries(df):
     return " / ".join(f"{a} {b}".strip() for a, b in libs.values)
 
 
-def describe(row):
-    params = "" if row["params"] == "none" else f" {row['params']}"
-    return (f"{row['collective']} {row['algorithm']}{params}, {row['ranks']} ranks, {row['nodes']} nodes, "
-            f"{row['size_bytes']} B, {row['phase']}")
+def varying(rows):
+    """The key columns beyond SHOWN and the size that vary among rows (the
+    benchmark only where one collective has several, e.g. mcb_breakdown)."""
+    return [c for c in EXTRA if rows[c].nunique() > 1
+            and not (c == "benchmark" and rows.groupby("collective")["benchmark"].nunique().max() == 1)]
 
 
 def no_match_hint(base, new):
@@ -229,34 +258,37 @@ def fmt_us(v):
     return f"{v:.2f}" if v < 1e5 else f"{v:.4g}"
 
 
-def print_table(m, extras, only_flagged):
-    cols = ["collective", "algorithm", "params", "ranks"] + extras + ["size", "base_us", "new_us", "ratio", "noise",
-                                                                      "reps", "flag"]
-    rows = []
-    for _, r in m.iterrows():
-        if only_flagged and not r["flag"]:
-            continue
-        rows.append([r["collective"], r["algorithm"], r["params"], str(r["ranks"])]
-                    + [str(r[c]) for c in extras]
-                    + [str(r["size_bytes"]), fmt_us(r["value_base"]), fmt_us(r["value_new"]), f"{r['ratio']:.3f}",
-                       f"{r['noise']:.3f}", f"{r['reps_base']}/{r['reps_new']}", r["flag"]])
-    right = {"ranks", "size", "base_us", "new_us", "ratio", "noise", "reps"} | {
-        c for c in extras if c in INT_KEYS}
+def aligned(cols, rows, right, indent=""):
+    """Lines of a table: columns padded to their widest cell, the columns
+    named in right right-aligned."""
     width = [max([len(c)] + [len(row[i]) for row in rows]) for i, c in enumerate(cols)]
-    line = lambda vals: "  ".join(v.rjust(w) if c in right else v.ljust(w)  # noqa: E731
-                                  for c, v, w in zip(cols, vals, width)).rstrip()
-    print(line(cols))
-    for row in rows:
-        print(line(row))
-    if not rows:
-        print("(no flagged rows)")
+    return [(indent + "  ".join(v.rjust(w) if c in right else v.ljust(w) for c, v, w in zip(cols, vals, width))
+             ).rstrip() for vals in [cols] + rows]
 
 
-def fmt_ratio(v):
-    return f"{v:.3f}" if v < 1000 else f"{v:.4g}"
+def table_rows(m, extras):
+    """The compared rows as the console and the page show them: (columns,
+    rows of strings, right-aligned columns)."""
+    cols = SHOWN + extras + ["size", "base_us", "new_us", "ratio", "noise", "reps", "flag"]
+    rows = [[r["collective"], r["algorithm"], r["params"], str(r["ranks"])] + [str(r[c]) for c in extras]
+            + [str(r["size_bytes"]), fmt_us(r["value_base"]), fmt_us(r["value_new"]), f"{r['ratio']:.3f}",
+               f"{r['noise']:.3f}", f"{r['reps_base']}/{r['reps_new']}", r["flag"]]
+            for _, r in m.iterrows()]
+    right = {"ranks", "size", "base_us", "new_us", "ratio", "noise", "reps"} | {c for c in extras if c in INT_KEYS}
+    return cols, rows, right
 
 
-def print_summary(m):
+def lacking_rows(rows, extras):
+    """Rows one side lacks as (columns, rows of strings, right-aligned
+    columns): the configuration and the size."""
+    cols = SHOWN + extras + ["size"]
+    out = [[str(r[c]) for c in SHOWN + extras] + [str(r["size_bytes"])] for _, r in rows.iterrows()]
+    return cols, out, {"ranks", "size"} | {c for c in extras if c in INT_KEYS}
+
+
+def summary_rows(m):
+    """The ratios' count, min, median, max and geometric mean per collective
+    and algorithm, then over all rows: (columns, rows of strings)."""
     cols = ["ratio NEW/BASE", "count", "min", "median", "max", "geomean", "regr", "faster"]
     groups = [(f"{c} {a}", g["ratio"]) for (c, a), g in m.groupby(["collective", "algorithm"], sort=True)]
     groups.append(("all", m["ratio"]))
@@ -265,60 +297,151 @@ def print_summary(m):
         flags = m.loc[r.index, "flag"]
         rows.append([name, str(len(r))] + [fmt_ratio(v) for v in (r.min(), r.median(), r.max(), geomean(r))]
                     + [str((flags == "REGRESSION").sum()), str((flags == "faster").sum())])
-    width = [max(len(c), *(len(row[i]) for row in rows)) for i, c in enumerate(cols)]
-    for row in [cols] + rows:
-        print("  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(row, width))))
+    return cols, rows
 
 
-def plot(m, extras, args, labels, path):
-    needs.need("matplotlib")
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import matplotlib.ticker  # noqa: F401 (matplotlib.ticker below)
+def fmt_ratio(v):
+    return f"{v:.3f}" if v < 1000 else f"{v:.4g}"
 
-    fig, ax = plt.subplots(figsize=(9, 5.5))
-    lo, hi = 1 / (1 + args.threshold), 1 + args.threshold
-    ax.axhspan(lo, hi, color="0.85", zorder=0, label=f"threshold \u00b1{args.threshold:.0%}")
-    ax.axhline(1.0, color="k", lw=0.8, zorder=1)
-    series = ["collective", "algorithm", "params", "ranks"] + extras
-    for key, g in m.groupby(series, sort=True):
-        g = g.sort_values("size_bytes")
-        d = dict(zip(series, key))
-        label = d["algorithm"] + ("" if d["params"] == "none" else f" {d['params']}")
-        if m["collective"].nunique() > 1:
-            label = f"{d['collective']} {label}"
-        if m["ranks"].nunique() > 1:
-            label += f" P={d['ranks']}"
-        label += "".join(f" {c}={d[c]}" for c in extras)
-        (ln,) = ax.plot(g["size_bytes"], g["ratio"], marker="o", ms=3, lw=1.2, label=label, zorder=2)
-        reg = g[g["flag"] == "REGRESSION"]
-        ax.plot(reg["size_bytes"], reg["ratio"], ls="none", marker="o", ms=9, mfc="none", mec="red", mew=2,
-                zorder=3)
-    if (m["flag"] == "REGRESSION").any():
-        ax.plot([], [], ls="none", marker="o", ms=9, mfc="none", mec="red", mew=2, label="regression")
-    ax.set_xscale("log", base=2)
-    sizes = sorted(m["size_bytes"].unique())
-    if len(sizes) <= 16:
-        ax.set_xticks(sizes)
-        ax.set_xticklabels([f"{s >> 20}M" if s >= 1 << 20 and s % (1 << 20) == 0 else
-                            f"{s >> 10}K" if s >= 1024 and s % 1024 == 0 else str(s) for s in sizes])
-        ax.minorticks_off()
-    if m["ratio"].max() > 4 or m["ratio"].min() < 0.25:
-        ax.set_yscale("log", base=2)  # large ratios: keep the band around 1 readable
-        ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}"))
-    ax.set_xlabel("size (bytes per block)")
-    ax.set_ylabel(f"{args.stat} NEW / BASE  (> 1: slower)")
-    ax.set_title(f"base: {labels[0]}, new: {labels[1]}", fontsize=10)
-    ax.grid(True, which="major", alpha=0.3)
-    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
-    fig.tight_layout()
-    try:
-        fig.savefig(path)
-    except (ValueError, OSError) as e:
-        raise InputError(f"--plot {path}: {e}")
-    plt.close(fig)
-    print(f"wrote {path}")
+
+class Comparison:
+    """BASE against NEW (see the docstring): the compared rows m (value_base,
+    value_new, noise, ratio, flag), the rows each side lacks, the key columns
+    that vary (extras, lack_extras), the run environments and the verdict."""
+
+    def __init__(self, args):
+        base_rows, new_rows = read_side(args.base), read_side(args.new)
+        if args.phases == "total":
+            base_rows = base_rows[base_rows["phase"] == "total"]
+            new_rows = new_rows[new_rows["phase"] == "total"]
+            if base_rows.empty or new_rows.empty:
+                raise InputError(f"no rows with phase total in {args.base if base_rows.empty else args.new}")
+        self.args = args
+        self.labels = (libraries(base_rows), libraries(new_rows))
+        base, new = aggregate(base_rows, args.stat), aggregate(new_rows, args.stat)
+        m = base.merge(new, on=KEY, how="outer", suffixes=("_base", "_new"), indicator=True)
+        self.lack_extras = varying(m)
+        lacks = m[m["_merge"] != "both"]
+        lacks = lacks.sort_values(SHOWN + self.lack_extras + ["size_bytes"])
+        self.new_lacks = lacks[lacks["_merge"] == "left_only"]  # a hang or a crash ends a run early
+        self.base_lacks = lacks[lacks["_merge"] == "right_only"]
+        m = m[m["_merge"] == "both"].copy()
+        m[["reps_base", "reps_new"]] = m[["reps_base", "reps_new"]].astype(int)
+        if m.empty:
+            raise InputError(f"no rows of {args.base} ({len(base)} configurations x sizes) match {args.new} "
+                             f"({len(new)}){no_match_hint(base, new)}")
+        skipped = ~(m["value_base"] > 0) | (m["value_base"] < args.min_us) | ~(m["value_new"] > 0)
+        self.skipped = int(skipped.sum())
+        m = m[~skipped].copy()
+        if m.empty:
+            raise InputError(f"all {self.skipped} matched rows have a base below --min-us {args.min_us:g} or a "
+                             "time <= 0; nothing compared")
+        m["noise"] = m[["noise_base", "noise_new"]].max(axis=1).clip(upper=args.max_noise)
+        m["ratio"] = m["value_new"] / m["value_base"]
+        margin = 1 + args.threshold + m["noise"]
+        m["flag"] = ""
+        m.loc[m["ratio"] > margin, "flag"] = "REGRESSION"
+        m.loc[m["ratio"] < 1 / margin, "flag"] = "faster"
+        self.extras = varying(m)
+        self.m = m.sort_values(SHOWN + self.extras + ["size_bytes"]).reset_index(drop=True)
+        self.env = Environment(args.base, args.new)
+        self.regressions = int((self.m["flag"] == "REGRESSION").sum())
+        self.faster = int((self.m["flag"] == "faster").sum())
+        self.missing_fails = len(self.new_lacks) > 0 and args.missing == "fail"
+        self.status = 1 if self.regressions or self.missing_fails else 0
+
+    def rows_table(self):
+        return table_rows(self.m, self.extras)
+
+    def lacks_table(self, rows):
+        return lacking_rows(rows, self.lack_extras)
+
+    def ratios_table(self):
+        return summary_rows(self.m)
+
+    def criterion(self):
+        a = self.args
+        return (f"{a.stat}, median over repetitions; REGRESSION if NEW/BASE > 1 + {a.threshold:g} + noise, "
+                f"faster if BASE/NEW > 1 + {a.threshold:g} + noise; noise = min(max(noise_base, noise_new), "
+                f"{a.max_noise:g})")
+
+    def new_lacks_why(self):
+        return "a hang or a crash ends a run early; " + (
+            "they fail the gate (--missing fail)" if self.args.missing == "fail" else "a warning only (--missing warn)")
+
+    def notes(self):
+        """Warnings about the compared rows, one line each."""
+        out = []
+        if self.skipped:
+            out.append(f"skipped: {self.skipped} matched rows with base below --min-us {self.args.min_us:g} or a "
+                       "time <= 0")
+        for side in ("base", "new"):
+            fails = int(self.m[f"fails_{side}"].sum())
+            if fails:
+                out.append(f"warning: {fails} {side} rows with validation fail among the compared ones")
+        differ = (self.m["gpu_aware_base"] != self.m["gpu_aware_new"]).sum()
+        if differ:
+            out.append(f"note: gpu_aware differs between base and new on {differ} compared rows")
+        return out
+
+    def verdict(self):
+        """The last line: the counts, and whether the rows NEW lacks fail."""
+        n, k = len(self.m), len(self.new_lacks)
+        line = (f"{self.regressions} regression{'' if self.regressions == 1 else 's'}, {self.faster} faster, "
+                f"{n - self.regressions - self.faster} unchanged (of {n} compared)")
+        if k:
+            line += (f"; {k} row{'' if k == 1 else 's'} NEW lacks: "
+                     + ("fail (--missing fail)" if self.missing_fails else "warning only (--missing warn)"))
+        return line
+
+
+def print_report(c):
+    a = c.args
+    print(f"# base: {c.labels[0]} ({a.base}), new: {c.labels[1]} ({a.new})")
+    for line in c.env.lines():
+        print(line)
+    print(f"# {c.criterion()}")
+    cols, rows, right = c.rows_table()
+    if a.only_flagged:
+        rows = [r for r in rows if r[-1]]
+    print("\n".join(aligned(cols, rows, right)))
+    if not rows:
+        print("(no flagged rows)")
+    print()
+    if len(c.new_lacks):
+        print(f"rows NEW lacks ({len(c.new_lacks)}): {c.new_lacks_why()}")
+        print("\n".join(aligned(*c.lacks_table(c.new_lacks), indent="  ")))
+    if len(c.base_lacks):
+        n = len(c.base_lacks)
+        first = f"; the first {SHOW_UNMATCHED}" if n > SHOW_UNMATCHED else ""
+        print(f"rows BASE lacks ({n}): new configurations or sizes, not compared{first}")
+        cols, rows, right = c.lacks_table(c.base_lacks.head(SHOW_UNMATCHED))
+        print("\n".join(aligned(cols, rows, right, indent="  ")))
+    for line in c.notes():
+        print(line)
+    cols, rows = c.ratios_table()
+    print("\n".join(aligned(cols, rows, set(cols[1:]))))
+    print(c.verdict())
+
+
+def write_outputs(c):
+    """--plot and --html; InputError when one cannot be written."""
+    a = c.args
+    title = f"base: {c.labels[0]}, new: {c.labels[1]}"
+    if a.plot:
+        import compare_plot
+        try:
+            compare_plot.save(c.m, c.extras, a.threshold, a.stat, title, a.plot)
+        except (ValueError, OSError) as e:
+            raise InputError(f"--plot {a.plot}: {e}")
+        print(f"wrote {a.plot}")
+    if a.html:
+        import compare_html
+        try:
+            compare_html.write(c, a.html)
+        except OSError as e:
+            raise InputError(f"--html {a.html}: {e}")
+        print(f"wrote {a.html}")
 
 
 def main():
@@ -331,85 +454,24 @@ def main():
     p.add_argument("--min-us", type=float, default=0.0, help="skip rows whose base value is below this (default 0)")
     p.add_argument("--phases", choices=["total", "all"], default="total", help="compare phase total only (default)"
                    " or every phase")
+    p.add_argument("--missing", choices=["fail", "warn"], default="fail", help="rows BASE has and NEW lacks (a "
+                   "hang or crash ended the run): fail the gate, exit 1 (default), or only list them")
     p.add_argument("-q", "--quiet", "--only-flagged", dest="only_flagged", action="store_true",
                    help="print only flagged rows in the table")
     p.add_argument("--plot", metavar="FILE", help="ratio vs size plot; the extension picks the format (png, pdf...)")
+    p.add_argument("--html", metavar="FILE", help="a self-contained HTML report: summary, environment differences, "
+                   "one plot per collective, every row, the rows NEW lacks")
     args = p.parse_args()
     if args.threshold < 0 or args.max_noise < 0:
         p.error("--threshold and --max-noise must be >= 0")
-
     try:
-        base_rows, new_rows = read_side(args.base), read_side(args.new)
-        if args.phases == "total":
-            base_rows = base_rows[base_rows["phase"] == "total"]
-            new_rows = new_rows[new_rows["phase"] == "total"]
-            if base_rows.empty or new_rows.empty:
-                raise InputError(f"no rows with phase total in {args.base if base_rows.empty else args.new}")
-        labels = (libraries(base_rows), libraries(new_rows))
-        base, new = aggregate(base_rows, args.stat), aggregate(new_rows, args.stat)
-        m = base.merge(new, on=KEY, how="outer", suffixes=("_base", "_new"), indicator=True)
-        only_base = m[m["_merge"] == "left_only"]
-        only_new = m[m["_merge"] == "right_only"]
-        m = m[m["_merge"] == "both"].copy()
-        m[["reps_base", "reps_new"]] = m[["reps_base", "reps_new"]].astype(int)
-        if m.empty:
-            raise InputError(f"no rows of {args.base} ({len(base)} configurations x sizes) match {args.new} "
-                             f"({len(new)}){no_match_hint(base, new)}")
+        c = Comparison(args)
+        print_report(c)
+        write_outputs(c)
     except InputError as e:
         print(f"{PROG}: {e}", file=sys.stderr)
         return 2
-
-    print(f"# base: {labels[0]} ({args.base}), new: {labels[1]} ({args.new})")
-    for line in environment_differences(args.base, args.new):
-        print(line)
-    print(f"# {args.stat}, median over repetitions; REGRESSION if NEW/BASE > 1 + {args.threshold:g} + noise, "
-          f"faster if BASE/NEW > 1 + {args.threshold:g} + noise; noise = min(max(noise_base, noise_new), "
-          f"{args.max_noise:g})")
-
-    skipped = m[~(m["value_base"] > 0) | (m["value_base"] < args.min_us) | ~(m["value_new"] > 0)]
-    m = m.drop(skipped.index)
-    if m.empty:
-        print(f"{PROG}: all {len(skipped)} matched rows have a base below --min-us {args.min_us:g} or a time <= 0; "
-              "nothing compared", file=sys.stderr)
-        return 2
-    m["noise"] = m[["noise_base", "noise_new"]].max(axis=1).clip(upper=args.max_noise)
-    m["ratio"] = m["value_new"] / m["value_base"]
-    margin = 1 + args.threshold + m["noise"]
-    m["flag"] = ""
-    m.loc[m["ratio"] > margin, "flag"] = "REGRESSION"
-    m.loc[m["ratio"] < 1 / margin, "flag"] = "faster"
-    extras = [c for c in EXTRA if m[c].nunique() > 1]
-    m = m.sort_values(SHOWN + extras + ["size_bytes"]).reset_index(drop=True)
-
-    print_table(m, extras, args.only_flagged)
-    print()
-    for name, rows in (("base", only_base), ("new", only_new)):
-        if len(rows):
-            first = "; ".join(describe(r) for _, r in rows.head(SHOW_UNMATCHED).iterrows())
-            more = ", ..." if len(rows) > SHOW_UNMATCHED else ""
-            print(f"unmatched: {len(rows)} only in {name}: {first}{more}")
-    if len(skipped):
-        print(f"skipped: {len(skipped)} matched rows with base below --min-us {args.min_us:g} or a time <= 0")
-    for side in ("base", "new"):
-        fails = int(m[f"fails_{side}"].sum())
-        if fails:
-            print(f"warning: {fails} {side} rows with validation fail among the compared ones")
-    differ = (m["gpu_aware_base"] != m["gpu_aware_new"]).sum()
-    if differ:
-        print(f"note: gpu_aware differs between base and new on {differ} compared rows")
-    print_summary(m)
-
-    n_reg = int((m["flag"] == "REGRESSION").sum())
-    n_fast = int((m["flag"] == "faster").sum())
-    print(f"{n_reg} regression{'' if n_reg == 1 else 's'}, {n_fast} faster, {len(m) - n_reg - n_fast} unchanged "
-          f"(of {len(m)} compared)")
-    if args.plot:
-        try:
-            plot(m, extras, args, labels, args.plot)
-        except InputError as e:
-            print(f"{PROG}: {e}", file=sys.stderr)
-            return 2
-    return 1 if n_reg else 0
+    return c.status
 
 
 if __name__ == "__main__":

@@ -2,13 +2,21 @@
 # CSVs with a known answer (tests/compare/make_csvs.py writes them; run_case.py
 # checks the exit status, the flagged rows and the messages). No MPI. Each
 # case writes into a directory of its own: the tests may run in parallel.
-foreach(case ok regression noisy bad_input plot)
+# compare_missing: rows NEW lacks (a hang ended its run) listed in full and
+# failing the gate unless --missing warn. compare_html: the --html page
+# loaded in headless Chromium (compare/html_page.py: one decoded plot per
+# collective, the regression marked, the row NEW lacks listed, the
+# environment difference; a broken copy of the page must fail the same
+# checks); skipped (exit 77) only where there is no Chromium
+# (ci/install-deps.sh installs it).
+foreach(case ok regression noisy bad_input plot missing html)
   add_test(NAME compare_${case}
            COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/compare/run_case.py ${case}
                    ${PROJECT_SOURCE_DIR}/scripts/compare.py ${CMAKE_CURRENT_BINARY_DIR}/compare/${case})
   set_tests_properties(compare_${case} PROPERTIES LABELS scripts TIMEOUT 60
                        PASS_REGULAR_EXPRESSION "compare: ok" FAIL_REGULAR_EXPRESSION "FAIL|Traceback")
 endforeach()
+set_tests_properties(compare_html PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77)
 
 # scripts/osu_parity.py (mcb against OSU) with a stand-in OSU: every size in
 # the table, the verdict, bad input refused (tests/osu_parity/check.sh).

@@ -2,9 +2,11 @@
 """Runs scripts/compare.py on the crafted CSVs of make_csvs.py and checks the
 exit status and the flagged rows. One case per ctest test:
 
-  run_case.py CASE SCRIPT WORKDIR      CASE: ok, regression, noisy, bad_input, plot
+  run_case.py CASE SCRIPT WORKDIR      CASE: ok, regression, noisy, bad_input, plot, missing, html
 
-Prints "compare: ok" when every check passes, "FAIL: ..." otherwise.
+Prints "compare: ok" when every check passes, "FAIL: ..." otherwise. Case
+html loads the --html page in headless Chromium (html_page.py) and exits 77
+(skipped) when there is no Chromium.
 """
 import os
 import re
@@ -52,6 +54,20 @@ def expect(p, code, regressions=None, faster=None, summary=None):
         check(re.search(summary, p.stdout, re.M), f"no line matching {summary!r}")
 
 
+def lacks_listed(out):
+    """(algorithm, params, size) of the lines under "rows NEW lacks"."""
+    rows, inside = set(), False
+    for line in out.splitlines():
+        if line.startswith("rows NEW lacks ("):
+            inside = True
+        elif inside and line.startswith("  alltoall "):
+            f = line.split()
+            rows.add((f[1], f[2], int(f[4])))
+        elif inside and not line.startswith("  collective"):
+            inside = False
+    return rows
+
+
 def bad(p, pattern):
     check(p.returncode == 2, f"exit {p.returncode}, expected 2")
     lines = p.stderr.strip().splitlines()
@@ -70,7 +86,9 @@ def main():
         expect(p, 0, regressions=set(), faster={("bruck", "none", 1024), ("bruck", "none", 4096)},
                summary=r"^0 regressions, 2 faster, 14 unchanged \(of 16 compared\)$")
         check("base: Open MPI 4.1.4" in p.stdout and "new: MPICH 4.0.2" in p.stdout, "sides not labelled")
-        check(re.search(r"^unmatched: 1 only in new: .*8192 B", p.stdout, re.M), "8 KiB row not listed unmatched")
+        check(re.search(r"^rows BASE lacks \(1\): .*\n .*collective.*\n +alltoall +pairwise +none +4 +8192$", p.stdout,
+                        re.M), "8 KiB row (only in new) not listed under rows BASE lacks")
+        check("rows NEW lacks" not in p.stdout, "rows NEW lacks listed, but NEW has every row of BASE")
         # The exchange phase of pairwise is 2x slower: flagged with --phases all only.
         p = run(script, base, f"{work}/ok/new.csv", "--phases", "all", "--only-flagged")
         expect(p, 1, summary=r"^4 regressions, ")
@@ -112,6 +130,37 @@ def main():
         expect(p, 1, summary=r"^wrote .*ratio\.png$")
         data = open(png, "rb").read() if os.path.exists(png) else b""
         check(len(data) > 1000 and data[:8] == b"\x89PNG\r\n\x1a\n", f"{png} is not a PNG ({len(data)} bytes)")
+    elif case == "missing":
+        # A hang ended new's run: every row it lacks is listed, and fails the gate unless --missing warn.
+        p = run(script, base, f"{work}/hang/new.csv")
+        expect(p, 1, regressions=set(), summary=r"^0 regressions, 0 faster, 10 unchanged \(of 10 compared\); "
+               r"6 rows NEW lacks: fail \(--missing fail\)$")
+        check(re.search(r"^rows NEW lacks \(6\): a hang or a crash ends a run early", p.stdout, re.M),
+              "no heading 'rows NEW lacks (6)'")
+        got = lacks_listed(p.stdout)
+        check(got == make_csvs.HANG_LACKS,
+              f"rows NEW lacks listed {sorted(got)}, expected {sorted(make_csvs.HANG_LACKS)}")
+        p = run(script, base, f"{work}/hang/new.csv", "--missing", "warn", "-q")
+        expect(p, 0, summary=r"^0 regressions, .*; 6 rows NEW lacks: warning only \(--missing warn\)$")
+        check(lacks_listed(p.stdout) == make_csvs.HANG_LACKS, "-q --missing warn: the rows NEW lacks not all listed")
+        # Rows new lacks and a regression: --missing warn still fails (the regression).
+        p = run(script, f"{work}/report/base.csv", f"{work}/report/new.csv", "--missing", "warn")
+        expect(p, 1, summary=r"^1 regression, 1 faster, 21 unchanged \(of 23 compared\); 1 row NEW lacks: warning")
+        # Sides swapped: the 6 rows are rows BASE lacks, which never fail.
+        p = run(script, f"{work}/hang/new.csv", base)
+        expect(p, 0, summary=r"^0 regressions, 0 faster, 10 unchanged \(of 10 compared\)$")
+        check(re.search(r"^rows BASE lacks \(6\): .*; the first 5$", p.stdout, re.M), "rows BASE lacks not counted")
+    elif case == "html":
+        import html_page
+        browser = html_page.chromium()
+        if not browser:
+            print("compare_html: SKIP: no Chromium (apt-get install chromium; ci/install-deps.sh installs it)")
+            sys.exit(77)
+        page = f"{work}/report.html"
+        p = run(script, f"{work}/report/base.csv", f"{work}/report/new.csv", "--html", page)
+        expect(p, 1, summary=r"^wrote .*report\.html$")
+        for problem in html_page.check(browser, page, work):
+            check(False, problem)
     else:
         sys.exit(f"run_case.py: unknown case {case}")
     if failures:
