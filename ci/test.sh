@@ -25,30 +25,8 @@ if ! git ls-files '*.cpp' '*.hpp' '*.cu' '*.c' | xargs clang-format --dry-run --
   echo "clang-format: files above need formatting (clang-format -i)"; status=1
 fi
 
-# run_ctest DIR [ARGS]: the suite of one build. A test that fails is run once
-# more: failing again fails CI; passing the second time, it is reported as
-# flaky (a rare launcher or oversubscription failure) and CI goes on. Either
-# way its first output is printed again at the end of the log, so the part of
-# the log that CI keeps shows what failed.
-flaky=()
-run_ctest() {
-  local dir=$1; shift
-  rm -f "$dir/first-failure.log"
-  (cd "$dir" && ctest --output-on-failure "$@") && return 0
-  local failed=$dir/Testing/Temporary/LastTestsFailed.log
-  [[ -s $failed ]] || return 1
-  local names name; names=$(cut -d: -f2 "$failed" | paste -sd' ')
-  for name in $names; do  # each failed test's section of CTest's log, its last 80 lines
-    awk -v t="$name" '$0 ~ ("Testing: " t "$") {p = 1} p {print} p && index($0, "\"" t "\" end time") {p = 0}' \
-      "$dir/Testing/Temporary/LastTest.log" | tail -n 80
-  done >"$dir/first-failure.log"
-  echo "== $dir: failed: $names; running them once more"
-  if (cd "$dir" && ctest --rerun-failed --output-on-failure); then
-    flaky+=("$dir: $names (first output in $dir/first-failure.log)")
-    return 0
-  fi
-  return 1
-}
+# run_ctest DIR [ARGS] and the flaky list: ci/run-ctest.sh.
+source ci/run-ctest.sh
 
 plots=ON  # the figure and batch-script tests need no particular MPI: the first build runs them
 for mpi in ${MCB_MPIS:-openmpi mpich}; do
@@ -75,10 +53,5 @@ cmake -S . -B build-ci-cuda -DCMAKE_BUILD_TYPE=Release "${cuda[@]}" -DMCB_ENABLE
 cmake --build build-ci-cuda -j "$jobs" --target mcb_unit_tests mcb_alltoall mcb_allreduce mcb_copy_bw
 # The gpu_ tests run on a GPU and are reported as skipped without one.
 run_ctest build-ci-cuda -R 'bad_mem|bad_gpu_aware_refused|alltoall_p4$|unit|^gpu_' || status=1
-for f in "${flaky[@]}"; do echo "== flaky (failed once, passed when run again): $f"; done
-for log in build-ci-*/first-failure.log; do
-  [[ -f $log ]] || continue
-  echo "== the first failure's output, $log"
-  cat "$log"
-done
+report_ctest "build-ci-*"
 exit $status

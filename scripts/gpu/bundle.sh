@@ -7,7 +7,7 @@
 #   OUT/debian     mcb with Debian's Open MPI 4.1.4 (cannot read device
 #                  memory: host copies, and the --gpu-aware yes refusal)
 #   OUT/ompi-cuda  mcb with the CUDA-aware Open MPI of
-#                  scripts/gpu/build-openmpi-cuda.sh (left out, with a line,
+#                  scripts/mpi/build-mpi.sh openmpi-cuda (left out, with a line,
 #                  where that prefix is missing)
 # each with an env.sh to source, and both packed in OUT/pack/bundles.tar.xz
 # (about 12 MB against 68 MB unpacked: carry OUT/pack to the GPU machine).
@@ -109,7 +109,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,smcuda,vader OMPI_MCA_osc=sm,pt2pt
 ENV
 else
-  echo "bundle: no CUDA-aware Open MPI in $cuda_prefix (scripts/gpu/build-openmpi-cuda.sh): only the Debian bundle" >&2
+  echo "bundle: no CUDA-aware Open MPI in $cuda_prefix (scripts/mpi/build-mpi.sh openmpi-cuda): only the Debian bundle" >&2
 fi
 mkdir -p "$out/pack"
 tar -C "$out" -cJf "$out/pack/bundles.tar.xz" $(cd "$out" && ls -d debian ompi-cuda 2>/dev/null)
