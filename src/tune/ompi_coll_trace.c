@@ -11,12 +11,20 @@
  * At exit every process appends one line per pair to the file named by
  * MCB_COLL_TRACE:
  *     rank=R function=ompi_coll_base_alltoall_intra_pairwise bytes=B calls=N
- * (R from OMPI_COMM_WORLD_RANK). coll/base's own fallbacks (a ring that
- * hands a vector shorter than P to recursive doubling) go through libmpi's
- * PLT too, so both functions appear with the same calls.
+ * (R from OMPI_COMM_WORLD_RANK, else PMIX_RANK). coll/base's own fallbacks
+ * (a ring that hands a vector shorter than P to recursive doubling) go
+ * through libmpi's PLT too, so both functions appear with the same calls.
  *
- * Signatures: Open MPI 4.1's coll_base_functions.h (opaque pointers here).
- * Not for a timed run's result: every call pays a lookup in a small table. */
+ * Open MPI 5.0 builds coll/tuned into libmpi.so itself (no plugin), but the
+ * coll/base functions keep default visibility there, so its calls to them
+ * still go through libmpi's PLT and a preloaded definition wins (verified
+ * with 5.0.7: docs/tune.md). 5.0 adds the Sparbit allgather
+ * (coll_tuned_allgather_algorithm 7); a function the running Open MPI lacks
+ * (Sparbit under 4.1) is never called, so it is never looked up.
+ *
+ * Signatures: coll_base_functions.h of Open MPI 4.1 and 5.0, the same (int
+ * counts; opaque pointers here). Not for a timed run's result: every call
+ * pays a lookup in a small table. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
@@ -68,7 +76,7 @@ static void record(const char *function, long count, void *datatype) {
 static void *next(const char *function) {
   void *f = dlsym(RTLD_NEXT, function);
   if (!f) {
-    fprintf(stderr, "mcb_ompi_coll_trace: %s not found in Open MPI (not Open MPI 4.x?)\n", function);
+    fprintf(stderr, "mcb_ompi_coll_trace: %s not found in Open MPI (not Open MPI 4.1 or 5.0?)\n", function);
     abort();
   }
   return f;
@@ -80,6 +88,7 @@ __attribute__((destructor)) static void write_trace(void) {
   FILE *out = fopen(path, "a");
   if (!out) return;
   const char *rank = getenv("OMPI_COMM_WORLD_RANK");
+  if (!rank) rank = getenv("PMIX_RANK");
   for (int i = 0; i < used; ++i)
     fprintf(out, "rank=%s function=%s bytes=%ld calls=%ld\n", rank ? rank : "?", table[i].function, table[i].bytes,
             table[i].calls);
@@ -118,6 +127,7 @@ TRACE_BLOCKS(ompi_coll_base_allgather_intra_recursivedoubling)
 TRACE_BLOCKS(ompi_coll_base_allgather_intra_ring)
 TRACE_BLOCKS(ompi_coll_base_allgather_intra_neighborexchange)
 TRACE_BLOCKS(ompi_coll_base_allgather_intra_two_procs)
+TRACE_BLOCKS(ompi_coll_base_allgather_intra_sparbit) /* Open MPI 5.0 */
 TRACE_ALLREDUCE(ompi_coll_base_allreduce_intra_basic_linear)
 TRACE_ALLREDUCE(ompi_coll_base_allreduce_intra_nonoverlapping)
 TRACE_ALLREDUCE(ompi_coll_base_allreduce_intra_recursivedoubling)

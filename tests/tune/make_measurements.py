@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """Crafted tune.py measurements with a known answer (tests/tune/run_case.py).
 
-    make_measurements.py openmpi|mpich|mpich-canary OUT.csv
+    make_measurements.py openmpi|mpich|mpich-canary OUT.csv [VERSION]
+
+VERSION is the mpi_version column (default 4.1.4 for Open MPI, 4.0.2 for
+MPICH): tune.py writes the rules-file format of that Open MPI (5.0: format
+2, "rule-file-version-2").
 
 Three repetitions per configuration. The default takes 10 us everywhere.
 alltoall, 2 ranks, sizes 1..64 B:
@@ -35,12 +39,13 @@ NAMES = {
 
 def main():
     mpi, out = sys.argv[1], sys.argv[2]
+    version = sys.argv[3] if len(sys.argv) > 3 else ("4.1.4" if mpi == "openmpi" else "4.0.2")
     rows = []
 
     def add(coll, ranks, config, size, times, status="ok", note="", observed=""):
         alg, value = ("", "") if config == "default" else NAMES[mpi.split("-")[0]][config]
         for r, t in enumerate(times):
-            rows.append(dict(mpi=mpi.split("-")[0], mpi_version="9.9", collective=coll, ranks=ranks,
+            rows.append(dict(mpi=mpi.split("-")[0], mpi_version=version, collective=coll, ranks=ranks,
                              config="default" if config == "default" else "forced:" + alg, algorithm=alg,
                              value=value, size_bytes=size, repeat=r, median_us=t, status=status,
                              observed=observed, note=note))
@@ -60,7 +65,7 @@ def main():
                 add("alltoall", 2, "L", s, [1, 1, 1], "ignored", "forced linear but pairwise ran")
             add("alltoall", 4, "default", s, [10, 10, 10])
             add("alltoall", 4, "A", s, [5, 5, 5])
-            rows.append(dict(mpi=mpi, mpi_version="9.9", collective="alltoall", ranks=4,
+            rows.append(dict(mpi=mpi, mpi_version=version, collective="alltoall", ranks=4,
                              config="forced:" + NAMES[mpi]["T"][0], algorithm=NAMES[mpi]["T"][0],
                              value=NAMES[mpi]["T"][1], size_bytes=s, repeat="", median_us="", status="refused",
                              note="MPI_ERR_UNSUPPORTED_OPERATION"))

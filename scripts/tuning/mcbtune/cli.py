@@ -7,16 +7,14 @@ import argparse
 import json
 import os
 import re
-import shutil
-import subprocess
 import sys
 
-from mpi_tools import LIBRARY_NAME
+from mpi_tools import LIBRARY_NAME, MpiToolError, build_dir, find_launcher, linked_mpi, mpi_version, prefix_mpi
 
 from .choose import choose
 from .common import COLLECTIVES, TuneError, binary, fail_input
 from .launch import usage_line
-from .mpich import mpich_base_tree, mpich_tree
+from .mpich import mpich_base_tree, mpich_params, mpich_tree
 from .openmpi import ompi_rules
 from .report import command_line, report
 from .sweep import read_measurements, sweep, write_measurements
@@ -24,7 +22,6 @@ from .verify import verify
 
 # scripts/tuning/mcbtune/cli.py -> the repository
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-DEFAULT_LAUNCHERS = {"openmpi": ["mpirun.openmpi", "mpirun"], "mpich": ["mpiexec.mpich", "mpiexec"]}
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -39,8 +36,12 @@ def parse_args(argv):
         description="Tune the system MPI's alltoall/allgather/allreduce selection from mcb measurements: "
         "forces each of the MPI's algorithms, keeps the ones that beat its default beyond the noise, writes an "
         "Open MPI rules file or an MPICH JSON tuning file, and verifies one (--verify).")
-    p.add_argument("--build", help="mcb build directory (default: build, or build-mpich with --mpi mpich)")
+    p.add_argument("--build", help="mcb build directory (default: build, build-mpich with --mpi mpich, "
+                   "build-mpi-NAME with --mpi-prefix .../NAME)")
     p.add_argument("--mpi", choices=sorted(LIBRARY_NAME), help="the MPI (default: from the binaries' libraries)")
+    p.add_argument("--mpi-prefix", metavar="PREFIX", help="an MPI installed in a prefix of its own "
+                   "(scripts/mpi/build-mpi.sh: /opt/mcb/openmpi-5.0.7, /opt/mcb/mpich-4.2.1): launcher "
+                   "PREFIX/bin/mpiexec, its ompi_info or mpivars beside it, the MPI told by them")
     p.add_argument("--collectives", default=",".join(COLLECTIVES), help="comma-separated (default all three)")
     p.add_argument("-n", "--ranks", default="2", help="process counts, one launch each: a list a,b,c (default 2)")
     p.add_argument("-m", "--message-size", help="sizes, as mcb -m (default 1:1048576; 4:1048576 for allreduce, "
@@ -61,7 +62,8 @@ def parse_args(argv):
     p.add_argument("--mpich-base-json", help="MPICH: the selection tree to start from (default: the one compiled "
                    "into libmpich, read from the library)")
     p.add_argument("--verify", metavar="FILE", help="check FILE: loaded, its algorithms run, and their speed")
-    p.add_argument("--launcher", help="MPI launcher (default mpirun.openmpi or mpiexec.mpich)")
+    p.add_argument("--launcher", help="MPI launcher (default PREFIX/bin/mpiexec with --mpi-prefix, else "
+                   "mpirun.openmpi or mpiexec.mpich)")
     p.add_argument("--launcher-args", default="", help="extra launcher arguments (one string)")
     p.add_argument("--mcb-args", default="", help="extra mcb arguments (one string), e.g. '--nodes 1,2 "
                    "--ranks-per-node 2'")
@@ -97,52 +99,63 @@ def parse_args(argv):
         fail_input("--threshold must be in [0, 10)")
     if args.measurements and args.verify:
         fail_input("--measurements and --verify do not go together")
+    if args.mpi_prefix:
+        args.mpi_prefix = os.path.abspath(args.mpi_prefix)
+        try:
+            from_prefix = prefix_mpi(args.mpi_prefix)
+        except MpiToolError as e:
+            fail_input(str(e))
+        if args.mpi and args.mpi != from_prefix:
+            fail_input("--mpi %s, but --mpi-prefix %s holds %s" % (args.mpi, args.mpi_prefix,
+                                                                   LIBRARY_NAME[from_prefix]))
+        args.mpi = from_prefix
     if args.measurements:
         return args
     if args.build is None:
-        args.build = os.path.join(REPO, "build-mpich" if args.mpi == "mpich" else "build")
+        args.build = build_dir(REPO, args.mpi, args.mpi_prefix)
     for c in args.collectives:
         b = binary(args, c)
         if not (os.path.isfile(b) and os.access(b, os.X_OK)):
             fail_input("%s not found (build mcb first, or give --build)" % b)
-    detected = detect_mpi(binary(args, args.collectives[0]))
+    first = binary(args, args.collectives[0])
+    detected, library = detect_mpi(first)
     if args.mpi and detected != args.mpi:
-        fail_input("--mpi %s, but %s is linked against %s" % (args.mpi, binary(args, args.collectives[0]),
-                                                              LIBRARY_NAME[detected]))
+        fail_input("--mpi %s, but %s is linked against %s" % (args.mpi, first, LIBRARY_NAME[detected]))
+    if args.mpi_prefix and not os.path.realpath(library).startswith(os.path.realpath(args.mpi_prefix) + os.sep):
+        fail_input("%s loads %s, not the MPI of --mpi-prefix %s (build mcb with -DMCB_MPI_PREFIX=%s)"
+                   % (first, library, args.mpi_prefix, args.mpi_prefix))
     args.mpi = detected
-    if args.launcher is None:
-        args.launcher = next((l for l in DEFAULT_LAUNCHERS[args.mpi] if shutil.which(l)), None)
-        if args.launcher is None:
-            fail_input("no launcher for %s found (tried %s); use --launcher" % (
-                LIBRARY_NAME[args.mpi], ", ".join(DEFAULT_LAUNCHERS[args.mpi])))
+    try:
+        args.launcher = find_launcher(args.mpi, args.launcher, args.mpi_prefix)
+        args.mpi_version = mpi_version(args.mpi, args.launcher)  # Open MPI 5: its launch line, its rules format
+    except MpiToolError as e:
+        fail_input(str(e))
     return args
 
 
 def detect_mpi(path):
-    """openmpi or mpich, from the libraries the binary loads; anything else is refused."""
+    """(openmpi or mpich, the path of its library) from the library the
+    binary loads; anything else is refused."""
     try:
-        out = subprocess.run(["ldd", path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             universal_newlines=True, timeout=60).stdout
-    except (OSError, subprocess.TimeoutExpired) as e:
+        mpi, library = linked_mpi(path)
+    except MpiToolError as e:
         fail_input("cannot inspect %s with ldd: %s" % (path, e))
-    if re.search(r"\blibmpi\.so", out):
-        return "openmpi"
-    if re.search(r"\blibmpich\.so", out):
-        return "mpich"
-    libs = ", ".join(sorted(set(re.findall(r"(lib\w*mpi\w*\.so[.\d]*)", out)))) or "no MPI library"
-    fail_input("%s: the MPI is neither Open MPI nor MPICH (%s); only those two have a tuning file format here"
-               % (path, libs))
+    if mpi is None:
+        fail_input("%s: the MPI is neither Open MPI nor MPICH (%s); only those two have a tuning file format here"
+                   % (path, library))
+    return mpi, library
 
 
-def write_file(args, table, mpi, out_dir):
+def write_file(args, table, mpi, version, out_dir):
+    """The tuning file, in the format of the MPI version measured."""
     if mpi == "openmpi":
         path = os.path.join(out_dir, "openmpi_rules.txt")
         with open(path, "w") as f:
-            f.write(ompi_rules(table, args.segment_size))
+            f.write(ompi_rules(table, args.segment_size, version))
     else:
         base, known = mpich_base_tree(args)
         path = os.path.join(out_dir, "mpich_tuning.json")
-        tree = mpich_tree(table, base, known)
+        tree = mpich_tree(table, base, known, mpich_params(args, table))
         with open(path, "w") as f:
             json.dump(tree, f, indent=1)
             f.write("\n")
@@ -160,7 +173,7 @@ def main(argv=None):
             args.mpi = mpi
             if mpi == "mpich" and not args.mpich_base_json:
                 if args.build is None:
-                    args.build = os.path.join(REPO, "build-mpich")
+                    args.build = build_dir(REPO, mpi, args.mpi_prefix)
         else:
             os.makedirs(args.out, exist_ok=True)
             rows = sweep(args, lambda r: write_measurements(os.path.join(args.out, "measurements.csv"), r))
@@ -179,7 +192,7 @@ def main(argv=None):
             f.write(head + "\n" + command_line() + "\n")
             text = report(table, mpi, args.threshold, sys.stdout, None if args.measurements else os.cpu_count())
             f.write(text)
-            path = write_file(args, table, mpi, args.out)
+            path = write_file(args, table, mpi, version, args.out)
             tail = "\n# wrote %s\n# use: %s\n" % (path, usage_line(mpi, path))
             print(tail, end="")
             f.write(tail)

@@ -9,20 +9,14 @@ import re
 import subprocess
 import sys
 
-from mpi_tools import LIBRARY_NAME, OMPI_INVALID_ENUM, allow_root, shell_line
+from mpi_tools import LIBRARY_NAME, OMPI_INVALID_ENUM, binding, clean_env, launcher, shell_line
 
 from .common import TuneError, binary, sizes_text
 from .openmpi_trace import TRACE_LIBRARY
 
 
 def mpi_env(args, extra=None):
-    env = dict(os.environ)
-    for k in list(env):
-        if k.startswith("MPIR_CVAR_") or k.startswith("OMPI_MCA_coll"):
-            del env[k]  # forcing comes only from the configuration
-    allow_root(env, args.mpi)
-    env.update(extra or {})
-    return env
+    return clean_env(args.mpi, extra)  # forcing comes only from the configuration
 
 
 class Config:
@@ -63,8 +57,6 @@ def usage_line(mpi, path):
 
 def launch(args, coll, ranks, conf, sizes, csv_path, iterations=None, warmup=None, trace=None):
     """Runs mcb once; returns (exit status, output)."""
-    cores = os.cpu_count() or 1
-    cmd = [args.launcher, "-n", str(ranks)]
     env_extra = dict(conf.env)
     preload = [args.preload] if args.preload else []
     if trace:
@@ -72,14 +64,8 @@ def launch(args, coll, ranks, conf, sizes, csv_path, iterations=None, warmup=Non
         env_extra["MCB_COLL_TRACE"] = trace
     if preload:
         env_extra["LD_PRELOAD"] = ":".join(preload)
-    if args.mpi == "openmpi":
-        cmd += ["--oversubscribe", "--bind-to", "none"] if ranks > cores else ["--bind-to", "core"]
-        for k, v in conf.mca:
-            cmd += ["--mca", k, v]
-        for k in sorted(env_extra):
-            cmd += ["-x", k]
-    else:
-        cmd += ["-bind-to", "core"] if ranks <= cores else []
+    cmd = launcher(args.mpi, ranks, env_extra, binding(ranks), args.launcher, getattr(args, "mpi_version", None),
+                   conf.mca)
     cmd += args.launcher_args.split()
     cmd += [binary(args, coll), "--algorithm", conf.mcb_algorithm, "-m", sizes, "-c", "--csv", csv_path]
     i = iterations if iterations is not None else args.iterations
@@ -90,16 +76,16 @@ def launch(args, coll, ranks, conf, sizes, csv_path, iterations=None, warmup=Non
         cmd += ["-x", str(x)]
     cmd += args.mcb_args.split()
     if args.verbose:
-        print("+ " + shell_line(cmd, env_extra), file=sys.stderr, flush=True)
+        print("+ " + shell_line(cmd, {}), file=sys.stderr, flush=True)
     try:
-        proc = subprocess.run(cmd, env=mpi_env(args, env_extra), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        proc = subprocess.run(cmd, env=mpi_env(args), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               universal_newlines=True, timeout=args.timeout)
     except subprocess.TimeoutExpired:
-        raise TuneError("timed out after %.0f s: %s" % (args.timeout, shell_line(cmd, env_extra)))
+        raise TuneError("timed out after %.0f s: %s" % (args.timeout, shell_line(cmd, {})))
     if OMPI_INVALID_ENUM in proc.stdout:
         raise TuneError("Open MPI rejected a forced value (it would silently run its default): %s"
-                        % shell_line(cmd, env_extra))
-    return proc.returncode, proc.stdout, shell_line(cmd, env_extra)
+                        % shell_line(cmd, {}))
+    return proc.returncode, proc.stdout, shell_line(cmd, {})
 
 
 def read_rows(path, args, ranks):

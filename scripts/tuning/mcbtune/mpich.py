@@ -1,19 +1,20 @@
 """MPICH 4.x collective selection: the MPIR_CVAR_<COLL>_INTRA_ALGORITHM
-values from mpivars, its version, its own selection tree (compiled into
-libmpich, or --mpich-base-json), the fallback lines that show a forced
-algorithm did not run, the canary that shows MPICH reads the tuning file,
-and the JSON tree: written from the choice, checked for what MPICH's
-parser asserts on, and looked up as MPICH's selection walks it."""
+values from mpivars (beside the launcher: 4.0 and 4.2 list different
+algorithms), its version, its own selection tree (compiled into libmpich,
+or --mpich-base-json), the fallback lines that show a forced algorithm did
+not run, the canary that shows MPICH reads the tuning file, and the JSON
+tree: written from the choice (a container with parameters, 4.2's k_brucks
+or tree, carries the values the forced run used), checked for what
+MPICH's parser asserts on, and looked up as MPICH's selection walks it."""
 
 import collections
 import copy
 import json
 import os
 import re
-import shutil
-import subprocess
 
-from mpi_tools import tool_beside
+from mpi_tools import (MpiToolError, find_launcher, linked_mpi, mpi_version, mpivars_output,
+                       parse_mpivars_algorithms, parse_mpivars_value, tool_beside)
 
 from .choose import ranges
 from .common import TuneError, binary, fail_input
@@ -43,39 +44,96 @@ def mpich_value(coll, container):
 
 
 def mpich_library(path):
-    out = subprocess.run(["ldd", path], stdout=subprocess.PIPE, universal_newlines=True).stdout
-    m = re.search(r"libmpich\.so\S*\s+=>\s+(\S+)", out)
-    if not m:
-        raise TuneError("cannot find libmpich in ldd %s" % path)
-    return m.group(1)
+    mpi, lib = linked_mpi(path)
+    if mpi != "mpich":
+        raise TuneError("cannot find MPICH's library in ldd %s (%s)" % (path, lib))
+    return lib
+
+
+def mpivars_text(args):
+    """mpivars' listing of the MPICH in use (beside the launcher)."""
+    tool = tool_beside(args.launcher, "mpivars")
+    if tool is None:
+        raise TuneError("mpivars not found beside %s or on PATH" % args.launcher)
+    try:
+        return mpivars_output(tool, mpi_env(args))
+    except MpiToolError as e:
+        raise TuneError(str(e))
 
 
 def mpich_algorithms(args, coll):
     """[(name, name)] of MPIR_CVAR_<COLL>_INTRA_ALGORITHM from mpivars, 'auto' left out."""
-    tool = tool_beside(args.launcher, "mpivars")
-    if tool is None:
-        raise TuneError("mpivars not found beside %s or on PATH" % args.launcher)
-    out = subprocess.run([tool], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True,
-                         timeout=120, env=mpi_env(args)).stdout
-    m = re.search(r"MPIR_CVAR_%s_INTRA_ALGORITHM\s*=[^\n]*" % coll.upper(), out)
-    if not m:
-        raise TuneError("mpivars lists no MPIR_CVAR_%s_INTRA_ALGORITHM" % coll.upper())
-    # mpivars joins the lines of the description: "...FILE)brucks      - Force brucks
-    # algorithmnb          - Force ...": every name is padded to one width W.
-    entries = re.findall(r"([A-Za-z0-9_]+)( +)- ", m.group(0).split("=", 1)[1])
-    entries = [(t, len(sp)) for t, sp in entries if not t.endswith("auto")]
-    width = min((len(t) + n for t, n in entries), default=0)
-    names = [t[len(t) - (width - n):] for t, n in entries if width - n > 0]
-    if not names:
-        raise TuneError("cannot read the values of MPIR_CVAR_%s_INTRA_ALGORITHM from mpivars" % coll.upper())
-    return [(n, n) for n in names]
+    try:
+        return [(n, n) for n in parse_mpivars_algorithms(mpivars_text(args), coll)]
+    except MpiToolError as e:
+        raise TuneError(str(e))
 
 
 def mpich_version(args):
-    tool = shutil.which("mpichversion")
-    out = subprocess.run([tool], stdout=subprocess.PIPE, universal_newlines=True).stdout if tool else ""
-    m = re.search(r"Version:\s*(\S+)", out)
-    return m.group(1) if m else "unknown"
+    return mpi_version("mpich", args.launcher)
+
+
+# The containers that take parameters (MPICH 4.2: csel_container.c reads them
+# from the container's keys, "k=2", and leaves a missing one uninitialised),
+# each with the CVAR whose value a forced run uses (mpir_coll.c).
+MPICH_CONTAINER_PARAMS = {
+    "MPIR_Alltoall_intra_k_brucks": [("k", "MPIR_CVAR_ALLTOALL_BRUCKS_KVAL")],
+    "MPIR_Allgather_intra_k_brucks": [("k", "MPIR_CVAR_ALLGATHER_BRUCKS_KVAL")],
+    "MPIR_Allgather_intra_recexch_doubling": [("k", "MPIR_CVAR_ALLGATHER_RECEXCH_KVAL"),
+                                              ("single_phase_recv", "MPIR_CVAR_ALLGATHER_RECEXCH_SINGLE_PHASE_RECV")],
+    "MPIR_Allgather_intra_recexch_halving": [("k", "MPIR_CVAR_ALLGATHER_RECEXCH_KVAL"),
+                                             ("single_phase_recv", "MPIR_CVAR_ALLGATHER_RECEXCH_SINGLE_PHASE_RECV")],
+    "MPIR_Allreduce_intra_tree": [("tree_type", "MPIR_CVAR_ALLREDUCE_TREE_TYPE"),
+                                  ("k", "MPIR_CVAR_ALLREDUCE_TREE_KVAL"),
+                                  ("chunk_size", "MPIR_CVAR_ALLREDUCE_TREE_PIPELINE_CHUNK_SIZE"),
+                                  ("buffer_per_child", "MPIR_CVAR_ALLREDUCE_TREE_BUFFER_PER_CHILD")],
+    "MPIR_Allreduce_intra_recexch": [("k", "MPIR_CVAR_ALLREDUCE_RECEXCH_KVAL"),
+                                     ("single_phase_recv", "MPIR_CVAR_ALLREDUCE_RECEXCH_SINGLE_PHASE_RECV")],
+    "MPIR_Allreduce_intra_k_reduce_scatter_allgather": [
+        ("k", "MPIR_CVAR_ALLREDUCE_RECEXCH_KVAL"),
+        ("single_phase_recv", "MPIR_CVAR_ALLREDUCE_RECEXCH_SINGLE_PHASE_RECV")],
+}
+# MPIR_CVAR_ALLREDUCE_TREE_TYPE is a name; the container takes MPIR_Tree_type_t's number
+# (coll_types.h; coll_impl.c: get_tree_type_from_string_with_topo, anything else kary).
+MPICH_TREE_TYPES = {"kary": 0, "knomial_1": 1, "knomial_2": 2, "topology_aware": 3, "topology_aware_k": 4,
+                    "topology_wave": 5}
+
+
+def mpich_param_values(text):
+    """{CVAR: integer value} of the containers' parameter CVARs as mpivars
+    prints them (a boolean as 0/1, the tree type as its number); a CVAR this
+    MPICH does not list is left out (its containers do not exist either)."""
+    values = {}
+    for params in MPICH_CONTAINER_PARAMS.values():
+        for _, cvar in params:
+            v = parse_mpivars_value(text, cvar)
+            if v is None:
+                continue
+            v = v.strip('"')
+            if cvar == "MPIR_CVAR_ALLREDUCE_TREE_TYPE" and not v.lstrip("-").isdigit():
+                v = MPICH_TREE_TYPES.get(v, 0)
+            elif v.lower() in ("true", "false"):
+                v = int(v.lower() == "true")
+            try:
+                values[cvar] = int(v)
+            except ValueError:
+                raise TuneError("mpivars prints %s=%s: not a number for the JSON container" % (cvar, v))
+    return values
+
+
+def mpich_params(args, table):
+    """The parameter values for the JSON containers (None if no chosen
+    container takes any), from mpivars of the MPICH in use (beside
+    --launcher, --mpi-prefix's, or the system's)."""
+    if not any(mpich_container(coll, ch.chosen()[1]) in MPICH_CONTAINER_PARAMS
+               for (coll, _), chs in table.items() for ch in chs if ch.chosen()):
+        return None
+    if not args.launcher:
+        try:
+            args.launcher = find_launcher("mpich", None, getattr(args, "mpi_prefix", None))
+        except MpiToolError as e:
+            raise TuneError(str(e))
+    return mpich_param_values(mpivars_text(args))
 
 
 def mpich_base_tree(args):
@@ -139,14 +197,24 @@ def mpich_canary(args, tmp):
                         "here (%s)" % line)
 
 
-def container(name):
-    return collections.OrderedDict([("algorithm=" + name, collections.OrderedDict())])
+def container(name, values=None):
+    """{"algorithm=NAME": {}}, with the keys "k=2" ... of a container that
+    takes parameters, their values those a forced run uses (`values`:
+    {CVAR: value}, mpich_params)."""
+    keys = collections.OrderedDict()
+    for key, cvar in MPICH_CONTAINER_PARAMS.get(name, []):
+        if values is None or cvar not in values:
+            raise TuneError("the container %s takes %s (%s), which mpivars did not give" % (name, key, cvar))
+        keys["%s=%d" % (key, values[cvar])] = collections.OrderedDict()
+    return collections.OrderedDict([("algorithm=" + name, keys)])
 
 
-def mpich_tree(table, base, known=None):
+def mpich_tree(table, base, known=None, values=None):
     """MPICH's complete selection tree with the chosen ranges put in front of
     MPICH's own choice for the measured communicator sizes. `known`: the
-    container names the library has (a chosen one missing is an error)."""
+    container names the library has (a chosen one missing is an error);
+    `values`: the parameter CVARs' values (mpich_params), needed only where a
+    chosen container takes parameters."""
     tree = copy.deepcopy(base)
     for (coll, ranks), chs in table.items():
         for ch in chs:
@@ -168,7 +236,7 @@ def mpich_tree(table, base, known=None):
             key = MPICH_SIZE_KEY[coll]
             for first, last, c in ranges(table[(coll, ranks)]):
                 sized["%s<=%d" % (key, mpich_rule_bytes(coll, last, ranks))] = \
-                    container(mpich_container(coll, c[1])) if c else default
+                    container(mpich_container(coll, c[1]), values) if c else default
             sized["%s=any" % key] = default
             chain["comm_size<=%d" % ranks] = sized
             below = ranks + 1
@@ -189,20 +257,20 @@ def mpich_tree(table, base, known=None):
     return tree
 
 
-MPICH_ANY = ("comm_size=any", "avg_msg_size=any", "total_msg_size=any", "count=any")
 MPICH_BOOLEAN = re.compile(r"^(is_multi_threaded|comm_type|comm_hierarchy|is_node_consecutive|is_sendbuf_inplace|"
                            r"is_block_regular|is_commutative|is_op_built_in|collective)=")
 MPICH_KEYS = re.compile(r"^(collective=\w+|comm_type=(intra|inter)|is_multi_threaded=(yes|no)|"
                         r"comm_size(<=\d+|<\d+|=pow2|=node_comm_size|=any)|count(<=\d+|<pow2|=any)|"
                         r"(avg_msg_size|total_msg_size)(<=\d+|<\d+|=any)|"
                         r"(is_commutative|is_sendbuf_inplace|is_op_built_in|is_block_regular|is_node_consecutive)"
-                        r"=(yes|no)|comm_avg_ppn<=\d+|comm_hierarchy=(parent|node_roots|node|flat|any))$")
+                        r"=(yes|no)|comm_avg_ppn(<=|<)\d+|comm_hierarchy=(parent|node_roots|node|flat|any))$")
 
 
 def check_mpich_tree(tree, where="top"):
     """What MPICH 4.x's parser and validate_tree() assert on: a non-object, an
-    unknown key, an '=any' test that is not the last of its siblings, a size
-    or count test with no sibling after it."""
+    unknown key, an '=any' test (any key ending in '=any', or 'any': csel.c's
+    key_is_any) that is not the last of its siblings, a size or count test
+    with no sibling after it."""
     problems = []
     if not isinstance(tree, dict) or not tree:
         return ["%s: expected a non-empty object" % where]
@@ -214,11 +282,12 @@ def check_mpich_tree(tree, where="top"):
         if k.startswith(("algorithm=", "composition=")):
             problems.append("%s: container %s among tests" % (where, k))
             continue
-        if not MPICH_KEYS.match(k):
+        is_any = k == "any" or k.endswith("=any")
+        if not is_any and not MPICH_KEYS.match(k):
             problems.append("%s: unknown key '%s'" % (where, k))
-        elif k in MPICH_ANY and not last:
+        elif is_any and not last:
             problems.append("%s: '%s' is followed by a sibling" % (where, k))
-        elif last and not MPICH_BOOLEAN.match(k) and k not in MPICH_ANY:
+        elif last and not MPICH_BOOLEAN.match(k) and not is_any:
             problems.append("%s: '%s' has no following sibling (the failure path)" % (where, k))
         child = list(tree.values())[i]
         problems += check_mpich_tree(child, "%s/%s" % (where, k))
@@ -236,6 +305,8 @@ def mpich_lookup(tree, coll, ranks, size_bytes, dtype_size):
     total = size_bytes * ranks
 
     def test(k):
+        if k == "any":
+            return True
         name, op, val = re.match(r"^(\w+?)(<=|<|=)(.*)$", k).groups()
         if val == "any":
             return True
@@ -262,8 +333,8 @@ def mpich_lookup(tree, coll, ranks, size_bytes, dtype_size):
         if name in ("avg_msg_size", "total_msg_size"):
             v = avg if name == "avg_msg_size" else total
             return v <= int(val) if op == "<=" else v < int(val)
-        if name == "comm_avg_ppn":
-            return ranks <= int(val)
+        if name == "comm_avg_ppn":  # one node: every rank on it
+            return ranks <= int(val) if op == "<=" else ranks < int(val)
         raise TuneError("cannot evaluate MPICH key %s" % k)
 
     node = tree

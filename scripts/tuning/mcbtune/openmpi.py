@@ -1,14 +1,14 @@
-"""Open MPI 4.x coll/tuned: its algorithms (coll_tuned_<coll>_algorithm
-values) and version from ompi_info, the message size its dynamic rules
-compare, the traced launch (which coll/base function ran at each size),
-and the dynamic rules file: written from the choice, read back number by
+"""Open MPI coll/tuned (4.1 and 5.0): its algorithms (coll_tuned_<coll>_algorithm
+values) and version from ompi_info beside the launcher, the message size
+its dynamic rules compare, the traced launch (which coll/base function ran
+at each size), and the dynamic rules file in the format of the version
+(5.0: "rule-file-version-2"): written from the choice, read back number by
 number as Open MPI reads it, and looked up as Open MPI does."""
 
 import os
 import re
-import subprocess
 
-from mpi_tools import tool_beside
+from mpi_tools import MpiToolError, major, mpi_version, ompi_algorithms_from, ompi_tuned_params, tool_beside
 
 from .choose import ranges
 from .common import TuneError, fail_input
@@ -32,24 +32,20 @@ def ompi_info_path(args):
 
 
 def ompi_algorithms(args, coll):
-    """[(name, value)] of coll_tuned_<coll>_algorithm from ompi_info, 'ignore' (0) left out."""
+    """[(name, value)] of coll_tuned_<coll>_algorithm as the Open MPI in use
+    lists them (ompi_info beside the launcher, --parsable), 0 ("ignore")
+    left out: 4.1 and 5.0 differ (5.0's allgather 7 is sparbit)."""
     tool = ompi_info_path(args)
     if tool is None:
         raise TuneError("ompi_info not found beside %s or on PATH" % args.launcher)
-    out = subprocess.run([tool, "--param", "coll", "tuned", "--level", "9"], stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, universal_newlines=True, timeout=120).stdout
-    m = re.search(r'"coll_tuned_%s_algorithm".*?Valid values: ([^\n]*)' % coll, out, re.S)
-    if not m:
-        raise TuneError("ompi_info lists no coll_tuned_%s_algorithm (is coll/tuned built?)" % coll)
-    found = [(name, int(v)) for v, name in re.findall(r'(\d+):"(\w+)"', m.group(1))]
-    return [(name, v) for name, v in found if v != 0]
+    try:
+        return ompi_algorithms_from(ompi_tuned_params(tool), coll)
+    except MpiToolError as e:
+        raise TuneError(str(e))
 
 
 def ompi_version(args):
-    out = subprocess.run([ompi_info_path(args) or "ompi_info", "--version"], stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, universal_newlines=True).stdout
-    m = re.search(r"v(\d+\.\d+\.\d+)", out)
-    return m.group(1) if m else "unknown"
+    return mpi_version("openmpi", args.launcher)
 
 
 def trace_config(args, coll, ranks, conf, sizes_text, sizes, tmp, tag):
@@ -68,14 +64,35 @@ def trace_config(args, coll, ranks, conf, sizes_text, sizes, tmp, tag):
     return result
 
 
-def ompi_rules(table, segment_size=0):
-    """The text of an Open MPI coll/tuned dynamic rules file for the chosen ranges."""
+# Open MPI 5.0 reads an optional first line "rule-file-version-N" (fscanf at
+# the very start of the file: nothing, not even a comment, may come before
+# it); from version 2 on a rule may carry a fifth number on its line, the
+# maximum outstanding requests (alltoall's linear_sync). Open MPI 4.x knows no
+# such line: it skips the letters, reads "-2" as the number of collectives and
+# ignores the whole file. So tune.py writes format 2 for Open MPI 5 and later,
+# format 1 (no version line, four numbers per rule) before.
+OMPI_RULES_VERSION_LINE = "rule-file-version-%d"
+
+
+def ompi_rules_format(version):
+    """The rules-file format tune.py writes for an Open MPI version: 2 from 5.0 on, else 1."""
+    return 2 if major(version) >= 5 else 1
+
+
+def ompi_rules(table, segment_size=0, version="4", max_requests=0):
+    """The text of an Open MPI coll/tuned dynamic rules file for the chosen
+    ranges, in the format the Open MPI `version` reads (ompi_rules_format).
+    In format 2 every alltoall rule carries `max_requests` (0: Open MPI's
+    default, no limit, which the forced runs used) as its fifth number."""
+    fmt = ompi_rules_format(version)
     colls = sorted({coll for coll, _ in table}, key=lambda c: OMPI_COLL_ID[c])
-    lines = ["# Open MPI coll/tuned dynamic rules written by mcb's scripts/tuning/tune.py.",
-             "# Use: --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename FILE",
-             "# Rule lines: message size (bytes; x communicator size for alltoall and allgather), algorithm",
-             "# (0: Open MPI's fixed decision), fan in/out, segment size. Measured communicator sizes only.",
-             "%d  # collectives" % len(colls)]
+    lines = [OMPI_RULES_VERSION_LINE % fmt] if fmt > 1 else []
+    lines += ["# Open MPI coll/tuned dynamic rules written by mcb's scripts/tuning/tune.py for Open MPI %s." % version,
+              "# Use: --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename FILE",
+              "# Rule lines: message size (bytes; x communicator size for alltoall and allgather), algorithm",
+              "# (0: Open MPI's fixed decision), fan in/out, segment size%s. Measured communicator sizes only."
+              % (", max requests (alltoall; format 2, Open MPI 5)" if fmt > 1 else ""),
+              "%d  # collectives" % len(colls)]
     for coll in colls:
         comm = sorted(r for c, r in table if c == coll)
         blocks = []  # (comm size, [msg rules])
@@ -102,32 +119,65 @@ def ompi_rules(table, segment_size=0):
             lines.append("%d  # message sizes" % len(rules))
             for start, alg in rules:
                 seg = segment_size if alg else 0
-                lines.append("%d %d 0 %d" % (start, alg, seg))
+                extra = " %d" % max_requests if fmt > 1 and coll == "alltoall" else ""
+                lines.append("%d %d 0 %d%s" % (start, alg, seg, extra))
     return "\n".join(lines) + "\n"
 
 
-def read_ompi_rules(path):
-    """Parses a rules file as Open MPI 4.x does (numbers; '#' starts a comment).
-    Returns {collective id: [(comm size, [(msg size, alg, faninout, segsize)])]}."""
+def rules_tokens(path, text):
+    """The file as Open MPI's reader sees it: (format, [(number, line, rest of
+    its line)]). Format: N of a first line "rule-file-version-N" (Open MPI
+    5), else 1. '#' starts a comment. Open MPI reads numbers with %li and
+    skips any other character one by one, so a stray word shifts every
+    number after it (or ends the file early): refused here."""
+    fmt = 1
+    m = re.match(r"rule-file-version-(\d+)", text)
+    if m:
+        fmt = int(m.group(1))
+        text = text[m.end():]
+    tokens = []
+    for lineno, line in enumerate(text.split("\n"), 1):
+        words = line.split("#", 1)[0].split()
+        for k, tok in enumerate(words):
+            if tok.startswith("rule-file-version-"):
+                raise TuneError("%s line %d: '%s' must be the first characters of the file (Open MPI 5 reads it "
+                                "only there; anywhere else it reads '-N' as a negative count and ignores the file)"
+                                % (path, lineno, tok))
+            if not re.fullmatch(r"[0-9]+", tok):
+                raise TuneError("%s line %d: '%s' is not a non-negative number; Open MPI would skip its characters "
+                                "and misread the numbers after it, or ignore the whole file and silently use its "
+                                "fixed decisions" % (path, lineno, tok))
+            if len(tok) > 1 and tok.startswith("0"):
+                raise TuneError("%s line %d: '%s' has a leading zero; Open MPI reads it as an octal number"
+                                % (path, lineno, tok))
+            tokens.append((int(tok), lineno, len(words) - k - 1))
+    return fmt, tokens
+
+
+def read_ompi_rules(path, version=None):
+    """Parses a rules file as Open MPI reads it (4.x: numbers only; 5.0: an
+    optional "rule-file-version-N" first line and, from format 2 on, an
+    optional fifth number on a rule's line: max requests). `version`, the
+    Open MPI that will read it: a format it does not know is an error.
+    Returns {collective id: [(comm size, [(msg size, alg, faninout, segsize,
+    max requests or None)])]}."""
     try:
         with open(path) as f:
             text = f.read()
     except OSError as e:
         fail_input("%s: %s" % (path, e.strerror))
-    tokens = []
-    for lineno, line in enumerate(text.splitlines(), 1):
-        for tok in line.split("#", 1)[0].split():
-            if not re.fullmatch(r"[0-9]+", tok):
-                raise TuneError("%s line %d: '%s' is not a non-negative number; Open MPI would ignore the whole "
-                                "file and silently use its fixed decisions" % (path, lineno, tok))
-            tokens.append(int(tok))
+    fmt, tokens = rules_tokens(path, text)
+    if version is not None and fmt > 1 and major(version) < 5:
+        raise TuneError("%s is a rule-file-version-%d file; Open MPI %s reads no version line and would ignore the "
+                        "whole file (write it for this Open MPI: tune.py --measurements ... picks the format from "
+                        "the measured version)" % (path, fmt, version))
     pos = [0]
 
     def nxt(what):
         if pos[0] >= len(tokens):
             raise TuneError("%s: ends before %s; Open MPI would ignore the whole file" % (path, what))
         pos[0] += 1
-        return tokens[pos[0] - 1]
+        return tokens[pos[0] - 1][0]
 
     rules = {}
     for _ in range(nxt("the number of collectives")):
@@ -140,6 +190,9 @@ def read_ompi_rules(path):
             msgs = []
             for k in range(nxt("a message-size count")):
                 m = (nxt("a message size"), nxt("an algorithm"), nxt("a fan in/out"), nxt("a segment size"))
+                # Format 2: a fifth number on the segment size's line is max requests.
+                more = fmt > 1 and tokens[pos[0] - 1][2] > 0
+                m += (nxt("max requests") if more else None,)
                 if k == 0 and m[0] != 0:
                     raise TuneError("%s: the first rule of communicator size %d starts at %d, not 0; Open MPI "
                                     "would ignore the file" % (path, cs, m[0]))

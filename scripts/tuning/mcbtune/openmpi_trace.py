@@ -7,14 +7,17 @@ launches: launch.py preloads the library, openmpi.trace_config runs it."""
 import collections
 import os
 
-# The coll/base function each algorithm name (as ompi_info prints it) runs.
+# The coll/base function each algorithm name (as ompi_info prints it) runs, in
+# Open MPI 4.1 and 5.0 (coll_tuned_<coll>_decision.c: *_intra_do_this). The
+# numbers differ between versions and come from ompi_info; the names do not.
 OMPI_FUNCTIONS = {
     "alltoall": {"linear": "alltoall_intra_basic_linear", "pairwise": "alltoall_intra_pairwise",
                  "modified_bruck": "alltoall_intra_bruck", "linear_sync": "alltoall_intra_linear_sync",
                  "two_proc": "alltoall_intra_two_procs"},
     "allgather": {"linear": "allgather_intra_basic_linear", "bruck": "allgather_intra_bruck",
                   "recursive_doubling": "allgather_intra_recursivedoubling", "ring": "allgather_intra_ring",
-                  "neighbor": "allgather_intra_neighborexchange", "two_proc": "allgather_intra_two_procs"},
+                  "neighbor": "allgather_intra_neighborexchange", "two_proc": "allgather_intra_two_procs",
+                  "sparbit": "allgather_intra_sparbit"},  # Open MPI 5.0: allgather 7
     "allreduce": {"basic_linear": "allreduce_intra_basic_linear", "nonoverlapping": "allreduce_intra_nonoverlapping",
                   "recursive_doubling": "allreduce_intra_recursivedoubling", "ring": "allreduce_intra_ring",
                   "segmented_ring": "allreduce_intra_ring_segmented",

@@ -31,7 +31,7 @@ def verify(args):
         fail_input("--verify %s: a %s file, but the binaries use %s" % (path, LIBRARY_NAME[kind],
                                                                        LIBRARY_NAME[args.mpi]))
     if kind == "openmpi":
-        rules = read_ompi_rules(path)
+        rules = read_ompi_rules(path, args.mpi_version)
         names = {c: {v: n for n, v in ompi_algorithms(args, c)} for c in args.collectives}
     else:
         try:
