@@ -24,6 +24,16 @@ Checks, all optional:
                        non-zero, and stderr holds exactly one line matching
                        '<binary>: error: RE' (rank 0 only), no MPI abort trace
   --expect-exit C      every rank exits with C
+  --expect-timeout RE  the run must end by mcb's --timeout: every rank exits
+                       with 3 (the launcher may end some first: then none
+                       exits 0), and stderr holds exactly one line matching
+                       '<binary>: timeout: RE' (rank 0 only) and no error line
+  --expect-none-left   no process the launcher started (ranks, daemons) is
+                       left once it exits (found by a tag in their
+                       environment), checked before the cleanup kills them
+  --expect-csv-sizes FILE ALGORITHM SIZES
+                       FILE's rows of ALGORITHM have exactly the sizes SIZES
+                       (a,b,c; '-': none); FILE is removed before the run
   --error-from NAME    the program named in --expect-error's line (default:
                        PROGRAM's file name; mcb_preload for the preload's)
 Launch options: --no-mpi runs PROGRAM as one plain process (a tool that
@@ -39,12 +49,15 @@ A run that takes longer than --timeout seconds fails (a hang is a failure);
 whatever the launcher started is killed at the end, pass or fail.
 """
 import argparse
+import csv
 import os
 import re
 import signal
 import subprocess
 import sys
 import tempfile
+import time
+import uuid
 
 
 def launcher_command(args, rcdir):
@@ -85,11 +98,61 @@ def launcher_command(args, rcdir):
     return cmd, env
 
 
-def kill_session(proc):
+TAG = "MCB_RUN_MPI_TAG"
+TIMEOUT_STATUS = 3  # mcb's --timeout (src/harness/watchdog.hpp)
+
+
+def tagged(tag):
+    """The live processes whose environment holds TAG=tag: "pid cmdline"."""
+    mark = f"{TAG}={tag}".encode()
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    continue  # a zombie runs nothing
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                if mark not in f.read().split(b"\0"):
+                    continue
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                command = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+            found.append(f"{pid} {command}")
+        except (OSError, IndexError):
+            continue  # gone meanwhile, or not ours to read
+    return found
+
+
+def left_over(tag, wait):
+    """The tagged processes still there after up to `wait` seconds."""
+    end = time.monotonic() + wait
+    while True:
+        found = tagged(tag)
+        if not found or time.monotonic() > end:
+            return found
+        time.sleep(0.2)
+
+
+def check_csv_sizes(path, algorithm, sizes):
+    want = [] if sizes == "-" else sorted(int(x) for x in sizes.split(","))
+    if not os.path.exists(path):
+        return [f"{path}: no such file (expected rows of {algorithm})"]
+    with open(path, newline="") as f:
+        got = sorted({int(r["size_bytes"]) for r in csv.DictReader(f) if r["algorithm"] == algorithm})
+    return [] if got == want else [f"{path}: rows of {algorithm} at sizes {got}, expected {want}"]
+
+
+def kill_session(proc, tag):
+    """The launcher's process group, and every process with the run's tag:
+    Open MPI's local ranks leave the launcher's group."""
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
+    for entry in tagged(tag):
+        try:
+            os.kill(int(entry.split()[0]), signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
 
 
 def main():
@@ -108,6 +171,9 @@ def main():
     p.add_argument("--expect-stderr", action="append", default=[])
     p.add_argument("--expect-error")
     p.add_argument("--expect-exit", type=int)
+    p.add_argument("--expect-timeout")
+    p.add_argument("--expect-none-left", action="store_true")
+    p.add_argument("--expect-csv-sizes", nargs=3, action="append", default=[], metavar=("FILE", "ALGORITHM", "SIZES"))
     p.add_argument("--error-from", help="the program named in the --expect-error line (default: PROGRAM's name)")
     p.add_argument("--preload", default="", help="a library first in the ranks' LD_PRELOAD")
     p.add_argument("--env", action="append", default=[], help="NAME=VALUE for the ranks")
@@ -122,25 +188,37 @@ def main():
         args.n = 1
     failures = []
 
+    for path in {c[0] for c in args.expect_csv_sizes}:
+        if os.path.exists(path):
+            os.remove(path)  # a file of an earlier run proves nothing
     with tempfile.TemporaryDirectory() as rcdir:
         cmd, env = launcher_command(args, rcdir)
         for kv in args.env:
             k, v = kv.split("=", 1)
             env[k] = v
+        tag = uuid.uuid4().hex
+        env[TAG] = tag
         print("+", " ".join(cmd), flush=True)
+        start = time.monotonic()
         # The launcher leads a session of its own: at the end everything it
-        # started (daemons of fake hosts included) is killed, pass or fail.
+        # started (daemons of fake hosts included, and what left its session:
+        # found by the tag) is killed, pass or fail.
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 start_new_session=True)
         try:
             out, err = proc.communicate(timeout=args.timeout)
         except subprocess.TimeoutExpired:
-            kill_session(proc)
+            kill_session(proc, tag)
             out, _ = proc.communicate()
             sys.stdout.write(out)
             print(f"FAIL: no result after {args.timeout} s (hang?)")
             return 1
-        kill_session(proc)
+        elapsed = time.monotonic() - start
+        if args.expect_none_left:
+            left = left_over(tag, 10)
+            if left:
+                failures.append("processes left 10 s after the launcher exited:\n  " + "\n  ".join(left))
+        kill_session(proc, tag)
         rcs = []
         for name in os.listdir(rcdir):
             if not name.startswith("rc."):
@@ -149,9 +227,11 @@ def main():
                 rcs.append(int(f.read().strip() or -1))
     sys.stdout.write(out)
     sys.stdout.write("--- stderr ---\n" + err)
-    print(f"--- launcher exit {proc.returncode}, rank exits {sorted(rcs)}")
+    print(f"--- launcher exit {proc.returncode}, rank exits {sorted(rcs)}, {elapsed:.1f} s")
 
-    if len(rcs) != args.n:
+    # A launcher that ends the job on the first exit may take the other
+    # ranks, their exit codes unrecorded, when mcb's --timeout ends it.
+    if len(rcs) != args.n and not (args.expect_timeout is not None and 0 < len(rcs) < args.n):
         failures.append(f"{len(rcs)} rank exit codes recorded, expected {args.n}")
     if args.expect_ranks:
         ranks = re.findall(r"^# ranks: (\d+)", out, re.M)
@@ -196,7 +276,10 @@ def main():
             failures.append(f"stderr does not match {rex!r}")
     if re.search(r"MPI_ABORT|MPI_Abort|Segmentation|core dumped|terminate called|Assertion", out + err):
         failures.append("an abort, crash or uncaught exception was reported")
-    if args.expect_error is not None:
+    for path, algorithm, sizes in args.expect_csv_sizes:
+        failures += check_csv_sizes(path, algorithm, sizes)
+    kind, regex = ("timeout", args.expect_timeout) if args.expect_timeout is not None else ("error", args.expect_error)
+    if regex is not None:
         # Open MPI's launcher reports 0 under orte_abort_on_non_zero_status=0,
         # which it needs to let every rank finish: there the rank codes decide.
         if proc.returncode == 0 and (args.no_mpi or args.mpi != "openmpi"):
@@ -204,12 +287,17 @@ def main():
         if any(rc == 0 for rc in rcs):
             failures.append(f"some ranks exited 0: {sorted(rcs)}")
         binary = args.error_from or os.path.basename(args.program[0])
-        lines = [l for l in err.splitlines() if l.startswith(binary + ": error: ")]
+        lines = [l for l in err.splitlines() if l.startswith(f"{binary}: {kind}: ")]
         if len(lines) != 1:
-            failures.append(f"{len(lines)} error lines from {binary}, expected exactly one (rank 0): {lines}")
-        elif not re.search(args.expect_error, lines[0]):
-            failures.append(f"error line {lines[0]!r} does not match {args.expect_error!r}")
-    else:
+            failures.append(f"{len(lines)} {kind} lines from {binary}, expected exactly one (rank 0): {lines}")
+        elif not re.search(regex, lines[0]):
+            failures.append(f"{kind} line {lines[0]!r} does not match {regex!r}")
+    if kind == "timeout":
+        if any(rc != TIMEOUT_STATUS for rc in rcs if rc < 128):  # above 128: killed by the launcher
+            failures.append(f"rank exit codes {sorted(rcs)}, expected {TIMEOUT_STATUS} (or a signal)")
+        if any(l.startswith(f"{binary}: error: ") for l in err.splitlines()):
+            failures.append("an error line beside the timeout")
+    elif regex is None:
         want = args.expect_exit if args.expect_exit is not None else 0
         if any(rc != want for rc in rcs):
             failures.append(f"rank exit codes {sorted(rcs)}, expected all {want}")

@@ -24,6 +24,7 @@
 #include "harness/session.hpp"
 #include "harness/stats.hpp"
 #include "harness/validation.hpp"
+#include "harness/watchdog.hpp"
 #include "mcb/error.hpp"
 #include "mcb/layout.hpp"
 #include "mcb/local_work.hpp"
@@ -32,6 +33,12 @@
 namespace mcb::bench {
 
 namespace {
+
+int rank_in(MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  return rank;
+}
 
 class Runner {
  public:
@@ -45,6 +52,7 @@ class Runner {
         mem_(mem),
         validator_(spec, opt, mem),
         reporter_(spec, opt, world),
+        watchdog_(spec.binary, opt.timeout, rank_in(world) == 0),
         gpu_aware_(opt.gpu_aware == GpuAware::automatic ? mpi_takes(opt.mem) : opt.gpu_aware == GpuAware::yes) {}
 
   /// Runs one configuration in one phase mode on `layout` over every size,
@@ -91,6 +99,7 @@ class Runner {
     reporter_.start_configuration(layout, gpu_aware_, groups_, staged(algorithm));
     int failures = 0;
     for (std::size_t size : opt_.sizes) {
+      watchdog_.begin(step_name(config, mode, size));  // --timeout: this step's clock
       const std::size_t count = size / tb;
       validator_.fill(b, count, owner_);
       CollArgs args{opt_.in_place ? MPI_IN_PLACE : b.send.data(),
@@ -105,14 +114,16 @@ class Runner {
       spdlog::debug("{}: setting up for {} bytes", algorithm.name, size);
       // The setup (the persistent interface's init), timed: the max over ranks.
       MPI_Barrier(layout_->comm());
+      watchdog_.started();
       const double t0 = MPI_Wtime();
       Plan plan = make_plan(algorithm, config, args, b, count);
       double setup_us = (MPI_Wtime() - t0) * 1e6;
       MPI_Allreduce(MPI_IN_PLACE, &setup_us, 1, MPI_DOUBLE, MPI_MAX, layout_->comm());
       const int iterations = opt_.iterations > 0 ? opt_.iterations : default_iterations(size);
       const int warmup = opt_.warmup >= 0 ? opt_.warmup : default_warmup(size);
-      Measurement m =
-          measure(plan, layout_->comm(), iterations, warmup, mode, spec_.time_factor, !opt_.save_iterations.empty());
+      watchdog_.stage(StepState::Stage::loop, iterations, warmup);
+      Measurement m = measure(plan, layout_->comm(), iterations, warmup, mode, spec_.time_factor,
+                              !opt_.save_iterations.empty(), watchdog_.iteration());
       // What the plan reports is read after it ran: an algorithm that sets
       // up in its first execution (the blocking interface) decides there.
       double traffic = plan.traffic();  // the schedule's bytes per rank, max over ranks (0: not counted)
@@ -120,10 +131,12 @@ class Runner {
       if (layout_->rank() == 0) reporter_.plan_ready(algorithm, plan, mode, std::max(traffic, 0.0));
       std::string validation = "off";
       if (opt_.validate) {
+        watchdog_.stage(StepState::Stage::validation);
         const bool ok = validator_.check(algorithm.name, plan, b, count, size, owner_);
         validation = ok ? "pass" : "fail";
         failures += ok ? 0 : 1;
       }
+      watchdog_.end();
       if (layout_->rank() == 0)
         reporter_.row(algorithm, plan, mode, {size, count, iterations, warmup, validation, setup_us}, m);
       progress.step(label, size, layout_->num_nodes());  // between sizes, outside the timed loop
@@ -138,6 +151,19 @@ class Runner {
   bool staged(const Algorithm& algorithm) const {
     if (algorithm.per_gpu) return false;
     return !gpu_aware_ || (algorithm.host_only && mem_.kind() != MemKind::host);
+  }
+
+  // A step as the --timeout line names it: "alltoall algorithm 'tra'
+  // (radix=4) at 1024 B", the phase mode when isolated, the nodes with --nodes.
+  std::string step_name(const Config& config, PhaseMode mode, std::size_t size) const {
+    std::string params;
+    for (const auto& [name, value] : config.params.values())
+      params += (params.empty() ? "" : ", ") + name + "=" + value;
+    std::string what = spec_.collective + " algorithm '" + config.algorithm + "'";
+    if (!params.empty()) what += " (" + params + ")";
+    if (mode == PhaseMode::isolated) what += " in isolated phase mode";
+    if (!opt_.nodes.empty()) what += " on " + std::to_string(layout_->num_nodes()) + " nodes";
+    return what + " at " + std::to_string(size) + " B";
   }
 
   // The plan of `algorithm` as this run needs it: on one process per GPU
@@ -196,6 +222,7 @@ class Runner {
   const Memory& mem_;
   Validator validator_;
   Reporter reporter_;
+  Watchdog watchdog_;  // --timeout
   const Layout* layout_ = nullptr;
   bool gpu_aware_ = true;          // MPI takes the buffers (--gpu-aware resolved)
   bool groups_ = false;            // processes share a GPU's buffers
@@ -324,7 +351,9 @@ int run_all(int argc, char** argv, const CollectiveSpec& spec) {
 }  // namespace
 
 int run_benchmark(int argc, char** argv, const CollectiveSpec& spec) {
-  MPI_Init(&argc, &argv);
+  // Funneled: only this thread calls MPI; --timeout's watchdog thread never does.
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   const int rc = run_all(argc, argv, spec);
   spdlog::shutdown();
   MPI_Finalize();

@@ -6,7 +6,7 @@
 namespace mcb::bench {
 
 Measurement measure(const Plan& plan, MPI_Comm comm, int iterations, int warmup, PhaseMode mode, double factor,
-                    bool keep_ranks) {
+                    bool keep_ranks, std::atomic<int>& at) {
   Measurement m;
   const auto& phases = plan.phases();
   std::vector<std::size_t> slot(phases.size());
@@ -19,8 +19,10 @@ Measurement measure(const Plan& plan, MPI_Comm comm, int iterations, int warmup,
   std::vector<double> times(width * static_cast<std::size_t>(iterations), 0.0);
   std::vector<double> scratch(width);
 
+  at.store(-warmup - 1, std::memory_order_relaxed);
   MPI_Barrier(comm);
   for (int it = -warmup; it < iterations; ++it) {
+    at.store(it, std::memory_order_relaxed);
     double* row = it >= 0 ? &times[static_cast<std::size_t>(it) * width] : scratch.data();
     std::fill(row, row + width, 0.0);
     if (mode == PhaseMode::embedded) {
@@ -45,6 +47,7 @@ Measurement measure(const Plan& plan, MPI_Comm comm, int iterations, int warmup,
     }
     MPI_Barrier(comm);
   }
+  at.store(iterations, std::memory_order_relaxed);
 
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);

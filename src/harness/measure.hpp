@@ -4,6 +4,7 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,11 @@ struct Measurement {
 /// after the loop, one reduction takes the max over ranks per iteration
 /// (mcb's slowest-rank series) and three take OSU's statistics: the mean,
 /// minimum and maximum over ranks of each rank's mean over iterations.
+/// `at` is told where the loop is (the watchdog of --timeout reads it from
+/// another thread; one relaxed store per iteration): -warmup - 1 before the
+/// first barrier, each iteration as it begins (-warmup .. iterations - 1),
+/// `iterations` once the loop is done.
 Measurement measure(const Plan& plan, MPI_Comm comm, int iterations, int warmup, PhaseMode mode, double factor,
-                    bool keep_ranks);
+                    bool keep_ranks, std::atomic<int>& at);
 
 }  // namespace mcb::bench

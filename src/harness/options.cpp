@@ -138,6 +138,10 @@ void add_osu_options(CLI::App& app, Options& o, Given& g, const Offer& offer) {
       ->capture_default_str();
   app.add_option("-i,--iterations", o.iterations, "timed iterations per size (default 1000, 100 above 8 KiB)");
   app.add_option("-x,--warmup", o.warmup, "untimed warm-up iterations per size (default 100, 10 above 8 KiB)");
+  app.add_option("--timeout", o.timeout,
+                 "SECONDS one size of one algorithm may take (setup, warm-up, iterations, validation); over it, rank 0 "
+                 "names where it was stuck and every rank exits with status 3; 0: no limit")
+      ->capture_default_str();
   app.add_flag("-f,--full", o.full, "print median, min, max, stddev and iteration columns");
   app.add_flag("-c,--validate", o.validate,
                "check every element against the result mcb computes from the fill pattern (no MPI collective asked)");
@@ -256,7 +260,15 @@ void check_data(Options& o, const Given& g, const std::string& binary, const Off
     throw Error("--op " + g.op + ": MPI defines " + g.op + " on integer types only, not on " + o.type.name);
 }
 
-// -m (from the element size when only MAX or nothing is given), -i, -x, --ranks-per-node.
+// An option in seconds (--progress, --timeout): >= 0, NaN refused.
+void check_seconds(const std::string& option, double seconds) {
+  if (seconds >= 0) return;
+  std::ostringstream text;
+  text << seconds;
+  throw Error(option + " " + text.str() + ": must be >= 0 seconds");
+}
+
+// -m (from the element size when only MAX or nothing is given), -i, -x, --timeout, --ranks-per-node.
 void check_sizes_and_counts(Options& o, Given& g, const CLI::App& app) {
   if (!app.count("--message-size"))
     g.sizes = std::to_string(o.type.bytes) + ":" + std::to_string(kDefaultMax);
@@ -270,6 +282,11 @@ void check_sizes_and_counts(Options& o, Given& g, const CLI::App& app) {
   if (app.count("--iterations") && o.iterations < 1)
     throw Error("--iterations " + std::to_string(o.iterations) + ": must be >= 1");
   if (app.count("--warmup") && o.warmup < 0) throw Error("--warmup " + std::to_string(o.warmup) + ": must be >= 0");
+  check_seconds("--timeout", o.timeout);
+#ifdef MCB_SIMULATE
+  if (o.timeout > 0)
+    throw Error("--timeout: the simulation build has no watchdog (SMPI reports a deadlock itself, in simulated time)");
+#endif
   if (app.count("--ranks-per-node") && o.layout.ranks_per_node < 1)
     throw Error("--ranks-per-node " + std::to_string(o.layout.ranks_per_node) + ": must be >= 1");
 }
@@ -329,11 +346,7 @@ void check_layout_and_logging(Options& o, const Given& g) {
   else
     throw Error("--phase-mode " + g.phase_mode + ": expected embedded, isolated or both");
   if (!g.nodes.empty()) o.nodes = parse_int_list("--nodes", g.nodes);
-  if (!(o.progress >= 0)) {  // NaN too
-    std::ostringstream text;
-    text << o.progress;
-    throw Error("--progress " + text.str() + ": must be >= 0 seconds");
-  }
+  check_seconds("--progress", o.progress);
   static const char* levels[] = {"trace", "debug", "info", "warn", "error", "critical", "off"};
   o.log_level = std::max(0, 3 - g.verbose);
   if (!g.log_level.empty()) {

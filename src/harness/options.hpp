@@ -57,6 +57,7 @@ struct Options {
   std::vector<int> nodes;             // node counts to run on (first K nodes); empty: all
   int log_level = 3;                  // spdlog level: 0 trace ... 6 off; default warn
   double progress = 30;               // seconds between progress lines on rank 0's stderr; 0: every step
+  double timeout = 0;                 // --timeout: seconds a step (one size of one configuration) may take; 0: no limit
   std::size_t sim_shared_malloc = 0;  // simulation build: share host buffers of at least this many bytes (0: off)
   bool sim_local_work = true;         // simulation build: charge local work in simulated time (mcb/local_work.hpp)
   /// --buffers: where the send and receive buffers come from: plain (the

@@ -363,6 +363,16 @@ TEST_F(ParseOptions, Progress) {
   EXPECT_NE(parse({"--help"}).output.find("--progress"), std::string::npos);
 }
 
+TEST_F(ParseOptions, Timeout) {
+  EXPECT_EQ(parse({}).options.timeout, 0.0);  // no limit
+  for (const char* value : {"0", "0.5", "5", "inf"})
+    EXPECT_EQ(parse({"--timeout", value}).options.timeout, std::stod(value)) << value;
+  for (const char* value : {"-1", "nan"})
+    EXPECT_EQ(error({"--timeout", value}), std::string("--timeout ") + value + ": must be >= 0 seconds");
+  EXPECT_NE(error({"--timeout", "soon"}).find("Could not convert: --timeout = soon"), std::string::npos);
+  EXPECT_NE(parse({"--help"}).output.find("--timeout"), std::string::npos);
+}
+
 TEST_F(ParseOptions, Flags) {
   Options o = parse({"-f", "-c"}).options;
   EXPECT_TRUE(o.full);
