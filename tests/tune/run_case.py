@@ -5,6 +5,8 @@
 
 CASE:
   crafted_openmpi  crafted measurements -> the rules file, number by number
+  crafted_openmpi5 the same measured on Open MPI 5.0.7: the same numbers in format 2
+                   (rule-file-version-2 first, max requests 0 on every alltoall rule)
   crafted_mpich    crafted measurements -> the JSON tree, key by key (a small base tree)
   bad_input        one line and a non-zero exit for each kind of bad input
   verify           the crafted files loaded by the real MPI at 2 and 4 ranks:
@@ -48,9 +50,9 @@ def numbers(path):
         return [int(t) for line in f for t in line.split("#", 1)[0].split()]
 
 
-def crafted(flavor):
+def crafted(flavor, version=None):
     csv_path = os.path.join(work, "m.csv")
-    subprocess.check_call([sys.executable, make, flavor, csv_path])
+    subprocess.check_call([sys.executable, make, flavor, csv_path] + ([version] if version else []))
     extra = []
     if flavor.startswith("mpich"):
         base = os.path.join(work, "base.json")
@@ -86,6 +88,21 @@ def check_report(out, flavor):
             fail("report: no line matching %s" % w)
 
 
+# The crafted Open MPI rules file, number by number (comments dropped).
+WANT_RULES = [
+    3,  # collectives: allgather 0, allreduce 2, alltoall 3
+    0, 3, 0, 1, 0, 0, 0, 0, 2, 1, 0, 0, 0, 0, 3, 1, 0, 0, 0, 0,
+    # allreduce, 2 ranks: rabenseifner from 1 KiB, default beyond the 4 KiB measured
+    2, 3, 0, 1, 0, 0, 0, 0, 2, 3, 0, 0, 0, 0, 1024, 6, 0, 0, 4097, 0, 0, 0, 3, 1, 0, 0, 0, 0,
+    # alltoall (sizes x ranks): 2 ranks 1-4 pairwise, 8 default, 16-32 bruck, 64 default;
+    # 3 ranks default; 4 ranks pairwise to 64 x 4; 5 ranks default
+    3, 5, 0, 1, 0, 0, 0, 0,
+    2, 4, 0, 2, 0, 0, 16, 0, 0, 0, 32, 3, 0, 0, 128, 0, 0, 0,
+    3, 1, 0, 0, 0, 0,
+    4, 2, 0, 2, 0, 0, 257, 0, 0, 0,
+    5, 1, 0, 0, 0, 0]
+
+
 def case_crafted_openmpi():
     out, d = crafted("openmpi")
     check_report(out, "openmpi")
@@ -93,19 +110,31 @@ def case_crafted_openmpi():
                      re.M):
         fail("allgather 32 B: two_proc is what the default runs (trace): it must not be kept")
     got = numbers(os.path.join(d, "openmpi_rules.txt"))
-    want = [3,  # collectives: allgather 0, allreduce 2, alltoall 3
-            0, 3, 0, 1, 0, 0, 0, 0, 2, 1, 0, 0, 0, 0, 3, 1, 0, 0, 0, 0,
-            # allreduce, 2 ranks: rabenseifner from 1 KiB, default beyond the 4 KiB measured
-            2, 3, 0, 1, 0, 0, 0, 0, 2, 3, 0, 0, 0, 0, 1024, 6, 0, 0, 4097, 0, 0, 0, 3, 1, 0, 0, 0, 0,
-            # alltoall (sizes x ranks): 2 ranks 1-4 pairwise, 8 default, 16-32 bruck, 64 default;
-            # 3 ranks default; 4 ranks pairwise to 64 x 4; 5 ranks default
-            3, 5, 0, 1, 0, 0, 0, 0,
-            2, 4, 0, 2, 0, 0, 16, 0, 0, 0, 32, 3, 0, 0, 128, 0, 0, 0,
-            3, 1, 0, 0, 0, 0,
-            4, 2, 0, 2, 0, 0, 257, 0, 0, 0,
-            5, 1, 0, 0, 0, 0]
-    if got != want:
-        fail("rules file numbers:\n got  %s\n want %s" % (got, want))
+    if got != WANT_RULES:
+        fail("rules file numbers:\n got  %s\n want %s" % (got, WANT_RULES))
+
+
+def case_crafted_openmpi5():
+    out, d = crafted("openmpi", "5.0.7")
+    check_report(out, "openmpi")
+    with open(os.path.join(d, "openmpi_rules.txt")) as f:
+        lines = f.read().splitlines()
+    if not lines or lines[0] != "rule-file-version-2":
+        return fail("Open MPI 5: the first line must be rule-file-version-2, not %r" % (lines[:1],))
+    got, coll, fifth = [], None, []
+    for line in lines[1:]:
+        words = [int(t) for t in line.split("#", 1)[0].split()]
+        if len(words) == 1 and "# " in line and line.split("# ", 1)[1] in ("allgather", "allreduce", "alltoall"):
+            coll = line.split("# ", 1)[1]
+        if len(words) == 5:
+            fifth.append((coll, words.pop()))
+        elif len(words) == 4 and coll == "alltoall":
+            fail("alltoall rule without max requests in format 2: %s" % line)
+        got += words
+    if got != WANT_RULES:
+        fail("format 2 numbers without max requests:\n got  %s\n want %s" % (got, WANT_RULES))
+    if not fifth or set(fifth) != {("alltoall", 0)}:
+        fail("max requests: only on alltoall rules, 0 (no limit, as the forced runs): %s" % fifth)
 
 
 def case_crafted_mpich():
@@ -187,6 +216,13 @@ def case_bad_input():
         with open(late, "w") as f:
             f.write("1\n3\n1\n2\n1\n16 2 0 0\n")
         expect_one_line(["--build", build, "--verify", late], "starts at 16, not 0", 1)
+        v2 = os.path.join(work, "v2_rules.txt")
+        with open(v2, "w") as f:
+            f.write("rule-file-version-2\n1\n3\n1\n2\n1\n0 2 0 0 0\n")
+        if mpi_major() < 5:
+            expect_one_line(["--build", build, "--verify", v2], "reads no version line and would ignore", 1)
+        expect_one_line(["--build", build, "--mpi-prefix", os.path.join(work, "fakebuild")],
+                        "neither bin/ompi_info (Open MPI) nor bin/mpichversion (MPICH)", 2)
         expect_one_line(["--build", build, "--verify", os.path.join(work, "m.csv.json")], "no such file", 2)
     else:
         bad = os.path.join(work, "bad.json")
@@ -200,14 +236,34 @@ def case_bad_input():
         expect_one_line(["--build", build, "--verify", unknown], "unknown key 'msg_size<=8'", 1)
 
 
+def build_launcher():
+    """The launcher the build was configured with (MPIEXEC_EXECUTABLE: the system's, or
+    PREFIX/bin/mpiexec of a -DMCB_MPI_PREFIX build), so that ci/test-mpi.sh's builds run
+    their own MPI."""
+    try:
+        with open(os.path.join(build, "CMakeCache.txt")) as f:
+            m = re.search(r"^MPIEXEC_EXECUTABLE:FILEPATH=(.+)$", f.read(), re.M)
+    except OSError:
+        m = None
+    return m.group(1) if m else ("mpiexec.mpich" if mpi == "mpich" else "mpirun.openmpi")
+
+
+def mpi_major():
+    """The major version of the build's Open MPI (ompi_info beside its launcher)."""
+    sys.path.insert(0, os.path.join(repo, "scripts"))
+    import mpi_tools
+    return mpi_tools.major(mpi_tools.mpi_version("openmpi", build_launcher()))
+
+
 def mpi_env():
     env = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
     return env
 
 
-def preload_args():
-    """MPICH never yields the CPU and CTest runs two tests at once: its shim, as run_mpi.py does."""
-    return ["--preload", yield_shim] if mpi == "mpich" and yield_shim else []
+def launch_args():
+    """The build's own launcher; MPICH never yields the CPU and CTest runs two tests at once:
+    its shim, as run_mpi.py does."""
+    return ["--launcher", build_launcher()] + (["--preload", yield_shim] if mpi == "mpich" and yield_shim else [])
 
 
 def case_verify():
@@ -215,14 +271,14 @@ def case_verify():
     csv_path = os.path.join(work, "m.csv")
     subprocess.check_call([sys.executable, make, flavor, csv_path])
     out_dir = os.path.join(work, "out")
-    rc, out = run([tune, "--measurements", csv_path, "--out", out_dir, "--build", build])
+    rc, out = run([tune, "--measurements", csv_path, "--out", out_dir, "--build", build] + launch_args()[:2])
     print(out)
     if rc != 0:
         return fail("tune.py --measurements exit %d" % rc)
     f = os.path.join(out_dir, "openmpi_rules.txt" if flavor == "openmpi" else "mpich_tuning.json")
     for coll, sizes, ranks in (("alltoall", "1:64", "2,4"), ("allreduce", "256:4096", "2")):
         rc, out = run([tune, "--build", build, "--verify", f, "--collectives", coll, "-n", ranks, "-m", sizes,
-                       "-i", "20", "-x", "2", "--repeats", "1"] + preload_args(),
+                       "-i", "20", "-x", "2", "--repeats", "1"] + launch_args(),
                       mpi_env())
         print(out)
         if rc != 0 or "# verify: ok" not in out:
@@ -253,13 +309,13 @@ def case_verify():
         canary = os.path.join(work, "canary.csv")
         subprocess.check_call([sys.executable, make, "mpich-canary", canary])
         cdir = os.path.join(work, "canary")
-        rc, out = run([tune, "--measurements", canary, "--out", cdir, "--build", build])
+        rc, out = run([tune, "--measurements", canary, "--out", cdir, "--build", build] + launch_args()[:2])
         if rc != 0:
             return fail("canary file: exit %d: %s" % (rc, out))
         env = dict(os.environ, LD_PRELOAD=yield_shim, MPIR_CVAR_DEVICE_COLLECTIVES="none",
                    MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=os.path.join(cdir, "mpich_tuning.json"))
         for size, should_pass in (("4", True), ("8", True), ("16", False), ("32", False)):
-            p = subprocess.run(["mpiexec.mpich", "-n", "2", os.path.join(build, "src", "mcb_alltoall"), "--algorithm",
+            p = subprocess.run([build_launcher(), "-n", "2", os.path.join(build, "src", "mcb_alltoall"), "--algorithm",
                                 "system", "-m", size, "-i", "2", "-x", "0", "-c"], env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, universal_newlines=True, timeout=120)
             if (p.returncode == 0) != should_pass:
@@ -271,7 +327,7 @@ def case_verify():
 def case_sweep():
     out_dir = os.path.join(work, "sweep")
     args = [tune, "--build", build, "-n", "2", "-m", "4:64", "-i", "20", "-x", "2", "--repeats", "2",
-            "--collectives", "allreduce", "--out", out_dir] + preload_args()
+            "--collectives", "allreduce", "--out", out_dir] + launch_args()
     rc, out = run(args, mpi_env())
     print(out)
     if rc != 0:
@@ -290,7 +346,7 @@ def case_sweep():
             fail("sweep: the default rows must name the function that ran")
     f = os.path.join(out_dir, "openmpi_rules.txt" if mpi == "openmpi" else "mpich_tuning.json")
     rc, out = run([tune, "--build", build, "--verify", f, "--collectives", "allreduce", "-n", "2", "-m", "4:64",
-                   "-i", "20", "-x", "2", "--repeats", "1"] + preload_args(), mpi_env())
+                   "-i", "20", "-x", "2", "--repeats", "1"] + launch_args(), mpi_env())
     print(out)
     if rc != 0 or "# verify: ok" not in out:
         fail("--verify of the sweep's own file: exit %d" % rc)
@@ -298,7 +354,7 @@ def case_sweep():
 
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
-{"crafted_openmpi": case_crafted_openmpi, "crafted_mpich": case_crafted_mpich, "bad_input": case_bad_input,
+{"crafted_openmpi": case_crafted_openmpi, "crafted_openmpi5": case_crafted_openmpi5, "crafted_mpich": case_crafted_mpich, "bad_input": case_bad_input,
  "verify": case_verify, "sweep": case_sweep}[case]()
 print("tune: ok" if not failures else "tune: %d failure(s)" % len(failures))
 sys.exit(1 if failures else 0)
