@@ -15,6 +15,7 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "harness/measure.hpp"
 #include "harness/metadata.hpp"
@@ -299,7 +300,8 @@ int run_all(int argc, char** argv, const CollectiveSpec& spec) {
     Progress progress(spec.binary, static_cast<long>(node_counts.size() * opt.configs.size()) * modes_x_sizes,
                       opt.progress, world_rank == 0);
     int failures = 0, ran = 0;
-    std::string skipped;  // why the first configuration left out was
+    std::string skipped;         // why the first configuration left out was
+    std::set<std::string> told;  // the skip lines printed
     for (int n : node_counts) {
       // The ranks left out of a node count wait here; an error on the others
       // reaches them too.
@@ -319,7 +321,8 @@ int run_all(int argc, char** argv, const CollectiveSpec& spec) {
           if (!why.empty()) {
             if (config.named) throw Error(algorithm.name + " " + why + " (" + here.describe() + ")");
             if (skipped.empty()) skipped = algorithm.name + " " + why + " (" + here.describe() + ")";
-            if (here.rank() == 0)
+            // One line per algorithm and reason, not one per parameter value.
+            if (here.rank() == 0 && told.insert(algorithm.name + why).second)
               std::printf("# skipping %s, not applicable: %s (%s)\n\n", algorithm.name.c_str(), why.c_str(),
                           here.describe().c_str());
             progress.skip(modes_x_sizes);
