@@ -45,11 +45,18 @@ def allow_root(env, mpi):
     return env
 
 
+# CVARs that only let an MPICH start, kept by clean_env(): an MPICH configured
+# with GPU support (the release tarball finds HIP or CUDA headers on its own)
+# fails MPI_Init on a machine without a GPU unless MPIR_CVAR_ENABLE_GPU=0.
+MPICH_START_CVARS = ("MPIR_CVAR_ENABLE_GPU",)
+
+
 def clean_env(mpi, extra=None):
     """This process's environment for an MPI run whose forcing comes only
-    from the caller: every MPIR_CVAR_* and OMPI_MCA_coll* removed, root
-    allowed (allow_root), then `extra`."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("MPIR_CVAR_", "OMPI_MCA_coll"))}
+    from the caller: every MPIR_CVAR_* (but MPICH_START_CVARS) and
+    OMPI_MCA_coll* removed, root allowed (allow_root), then `extra`."""
+    env = {k: v for k, v in os.environ.items()
+           if k in MPICH_START_CVARS or not k.startswith(("MPIR_CVAR_", "OMPI_MCA_coll"))}
     allow_root(env, mpi)
     env.update(extra or {})
     return env
@@ -153,9 +160,10 @@ def major(version):
 
 def oversubscribe_args(mpi, version):
     """Launcher arguments to run more ranks than cores. Open MPI 4's mpirun
-    takes --oversubscribe; Open MPI 5's PRRTE still takes it but prints a
-    deprecation warning into every run's output and means --map-by
-    :OVERSUBSCRIBE; MPICH's hydra needs nothing."""
+    takes --oversubscribe; Open MPI 5's PRRTE keeps it only as a deprecated
+    alias of --map-by :OVERSUBSCRIBE (converted silently by 5.0.7, with a
+    warning under schizo_ompi_warn_deprecations), so it gets the form it
+    documents; MPICH's hydra needs nothing."""
     if mpi != "openmpi":
         return []
     return ["--map-by", ":OVERSUBSCRIBE"] if major(version) >= 5 else ["--oversubscribe"]
@@ -222,9 +230,12 @@ def ompi_algorithms_from(text, coll):
 
 
 def mpivars_entry(text, cvar):
-    """mpivars' line of one CVAR: 'NAME=VALUE<tab>SCOPE ... description' (the
-    description's lines joined without separators), or None."""
-    m = re.search(r"^\s*%s=([^\n]*)$" % re.escape(cvar), text, re.M)
+    """mpivars' entry of one CVAR: 'NAME=VALUE<tab>SCOPE ... description', or
+    None. MPICH 4.0's mpivars joins the description's lines without a
+    separator; 4.2's prints them as they are, each on a line of its own
+    after the CVAR's (up to the next line that starts with a tab, or a
+    count of variables)."""
+    m = re.search(r"^\s*%s *=([^\n]*(?:\n(?![\t\n]|\d+ MPI )[^\n]*)*)" % re.escape(cvar), text, re.M)
     return m.group(1) if m else None
 
 
@@ -236,21 +247,33 @@ def parse_mpivars_value(text, cvar):
 
 def parse_mpivars_algorithms(text, coll):
     """The values of MPIR_CVAR_<COLL>_INTRA_ALGORITHM that mpivars lists, auto
-    left out. mpivars joins the lines of the description without a
-    separator: "...FILE)brucks             - Force brucks algorithmk_brucks
-    - Force ...". Every name of one CVAR is padded to one width W, so a
-    name followed by n > 1 spaces is the last W - n characters of its
-    token; a name as long as W or longer (MPICH 4.2's allreduce
-    k_reduce_scatter_allgather) has one space, and is what follows the
-    last word of the description before it ("... algorithm")."""
+    left out. MPICH 4.2 prints one "NAME   - description" a line. MPICH 4.0
+    joins the lines: "...FILE)brucks             - Force brucks
+    algorithmk_brucks - Force ...". Every name of one CVAR is padded to one
+    width W, so a name followed by n > 1 spaces is the last W - n
+    characters of its token; a name as long as W or longer has one space,
+    and is what follows the last word of the description before it
+    ("... algorithm")."""
     cvar = "MPIR_CVAR_%s_INTRA_ALGORITHM" % coll.upper()
     entry = mpivars_entry(text, cvar)
     if entry is None:
         raise MpiToolError("mpivars lists no %s" % cvar)
+    lines = entry.split("\n")
+    if len(lines) > 1:
+        names = [m.group(1) for m in (re.match(r"([A-Za-z0-9_]+) +- ", l) for l in lines[1:]) if m]
+        names = [n for n in names if not n.endswith("auto")]
+    else:
+        names = joined_names(entry)
+    if not names:
+        raise MpiToolError("cannot read the values of %s from mpivars" % cvar)
+    return names
+
+
+def joined_names(entry):
+    """The value names of one mpivars line whose description lines were joined (MPICH 4.0)."""
     entries = re.findall(r"([A-Za-z0-9_]+)( +)- ", entry)
     entries = [(t, len(sp)) for t, sp in entries if not t.endswith("auto")]
-    padded = [len(t) + n for t, n in entries if n > 1]
-    width = min(padded, default=0)
+    width = min((len(t) + n for t, n in entries if n > 1), default=0)
     names = []
     for token, n in entries:
         if n > 1 and width - n > 0:
@@ -259,8 +282,6 @@ def parse_mpivars_algorithms(text, coll):
             name = token.rsplit("algorithm", 1)[-1]
             if len(name) >= width - 1 > 0 or (not width and name):
                 names.append(name)
-    if not names:
-        raise MpiToolError("cannot read the values of %s from mpivars" % cvar)
     return names
 
 

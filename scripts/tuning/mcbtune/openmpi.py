@@ -90,8 +90,9 @@ def ompi_rules(table, segment_size=0, version="4", max_requests=0):
     lines += ["# Open MPI coll/tuned dynamic rules written by mcb's scripts/tuning/tune.py for Open MPI %s." % version,
               "# Use: --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename FILE",
               "# Rule lines: message size (bytes; x communicator size for alltoall and allgather), algorithm",
-              "# (0: Open MPI's fixed decision), fan in/out, segment size%s. Measured communicator sizes only."
-              % (", max requests (alltoall; format 2, Open MPI 5)" if fmt > 1 else ""),
+              "# (0: Open MPI's fixed decision), fan in/out, segment size%s." % (
+                  ", max requests (alltoall only; format 2)" if fmt > 1 else ""),
+              "# Measured communicator sizes only.",
               "%d  # collectives" % len(colls)]
     for coll in colls:
         comm = sorted(r for c, r in table if c == coll)
