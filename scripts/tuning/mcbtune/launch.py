@@ -15,6 +15,11 @@ from .common import TuneError, binary, sizes_text
 from .openmpi_trace import TRACE_LIBRARY
 
 
+# A rank of MPICH that aborted: "Abort(1) on node 0: Internal error" after
+# "Assertion failed in file src/mpi/coll/mpir_coll.c ...".
+MPICH_ABORTED = re.compile(r"^(Abort\(\d+\)|Assertion failed in file )", re.M)
+
+
 def mpi_env(args, extra=None):
     return clean_env(args.mpi, extra)  # forcing comes only from the configuration
 
@@ -85,7 +90,10 @@ def launch(args, coll, ranks, conf, sizes, csv_path, iterations=None, warmup=Non
     if OMPI_INVALID_ENUM in proc.stdout:
         raise TuneError("Open MPI rejected a forced value (it would silently run its default): %s"
                         % shell_line(cmd, {}))
-    return proc.returncode, proc.stdout, shell_line(cmd, {})
+    rc = proc.returncode
+    if rc == 0 and MPICH_ABORTED.search(proc.stdout):
+        rc = 1  # MPICH 4.2.1's hydra exits 0 when the ranks abort on an assertion in MPI_Init
+    return rc, proc.stdout, shell_line(cmd, {})
 
 
 def read_rows(path, args, ranks):
