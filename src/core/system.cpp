@@ -1,6 +1,7 @@
 // system and system_persistent of every collective (mcb/system.hpp): the
 // system MPI's own MPI_Alltoall, MPI_Allgather, MPI_Allreduce, MPI_Reduce,
-// MPI_Bcast, and the persistent MPI_*_init (MPI-4) or MPIX_*_init (Open MPI
+// MPI_Bcast, and the persistent MPI_*_init (MPI-4, and Open MPI 5, which
+// has them while its MPI_VERSION still says 3) or MPIX_*_init (Open MPI
 // 4.1's pcollreq extension) of the first three.
 #include "mcb/system.hpp"
 
@@ -13,7 +14,7 @@
 #include <mpi-ext.h>
 #endif
 
-#if MPI_VERSION >= 4
+#if MPI_VERSION >= 4 || (defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION >= 5)
 #define MCB_HAVE_INIT 1
 #define MCB_INIT(name) MPI_##name##_init
 #elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
