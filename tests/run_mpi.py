@@ -60,13 +60,26 @@ import time
 import uuid
 
 
+def openmpi_major(mpiexec):
+    """4 for Open MPI 4.x's mpirun (ORTE), 5 for 5.x's (PRRTE's prterun)."""
+    out = subprocess.run([mpiexec, "--version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         universal_newlines=True).stdout
+    m = re.search(r"Open MPI\)? v?(\d+)\.", out)
+    return int(m.group(1)) if m else 4
+
+
 def launcher_command(args, rcdir):
     cmd = [] if args.no_mpi else [args.mpiexec]
     env = dict(os.environ)
+    prrte = not args.no_mpi and args.mpi == "openmpi" and openmpi_major(args.mpiexec) >= 5
     if args.no_mpi:
         pass
     elif args.mpi == "openmpi":
-        cmd += ["--oversubscribe", "--bind-to", "none", "--mca", "orte_abort_on_non_zero_status", "0"]
+        # Let every rank finish after one exits non-zero (each records its
+        # status): ORTE's MCA parameter, PRRTE's runtime option.
+        keep = (["--runtime-options", "error-nonzero-status=false"] if prrte
+                else ["--mca", "orte_abort_on_non_zero_status", "0"])
+        cmd += ["--oversubscribe", "--bind-to", "none"] + keep
         env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                    OMPI_MCA_rmaps_base_oversubscribe="1")
     elif args.mpi == "mpich" and args.yield_shim and args.n > 1:
@@ -82,9 +95,14 @@ def launcher_command(args, rcdir):
                 host, slots = entry.split(":")
                 f.write(f"{host} slots={slots}\n")
         agent = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ci", "mpi-host-agent.sh")
-        cmd += ["--hostfile", hostfile, "--map-by", "slot", "--mca", "plm_rsh_agent", os.path.abspath(agent),
-                "--mca", "oob_tcp_if_include", "lo", "--mca", "btl_tcp_if_include", "lo",
-                "--mca", "mpi_yield_when_idle", "1"]
+        # The daemons' parameters are ORTE's (--mca plm_rsh_agent) or
+        # PRRTE's (--prtemca plm_ssh_agent); the MPI's stay --mca. PRRTE's
+        # daemons drop loopback whenever another interface exists, even one
+        # named in oob_tcp_if_include: they talk over this machine's own.
+        daemon = (["--prtemca", "plm_ssh_agent", os.path.abspath(agent)]
+                  if prrte else ["--mca", "plm_rsh_agent", os.path.abspath(agent), "--mca", "oob_tcp_if_include", "lo"])
+        cmd += ["--hostfile", hostfile, "--map-by", "slot"] + daemon + [
+                "--mca", "btl_tcp_if_include", "lo", "--mca", "mpi_yield_when_idle", "1"]
     elif args.hosts:
         sys.exit("run_mpi.py: --hosts needs Open MPI or MPICH")
     if not args.no_mpi:
