@@ -64,7 +64,7 @@ start=$(date +%s)
 built() {
   if [[ $pkg == openmpi ]]; then
     [[ -x $prefix/bin/ompi_info ]] || return 1
-    "$prefix/bin/ompi_info" --parsable --version 2>/dev/null | grep -q "ompi:version:full:$version\$" || return 1
+    "$prefix/bin/ompi_info" --version 2>/dev/null | head -n 1 | grep -q "^Open MPI v$version\$" || return 1
     [[ -z $cuda ]] || "$prefix/bin/ompi_info" --parsable --all 2>/dev/null |
       grep -q 'mpi_built_with_cuda_support:value:true'
   else
@@ -166,10 +166,15 @@ else
     --with-datatype-engine=dataloop --disable-fortran --disable-doc --enable-fast=O2)
 fi
 echo "$me: $name from $origin into $prefix${cuda:+ with CUDA from $cuda}, $jobs jobs"
-./configure "${conf[@]}" >"$work/$name-configure.log" 2>&1 || { tail -n 30 "$work/$name-configure.log"; exit 1; }
+# Configured once per option list (a build cut short resumes at make).
+if [[ ! -f config.status || "$(cat .mcb-configured 2>/dev/null)" != "${conf[*]}" ]]; then
+  rm -f .mcb-configured
+  ./configure "${conf[@]}" >"$work/$name-configure.log" 2>&1 || { tail -n 30 "$work/$name-configure.log"; exit 1; }
+  echo "${conf[*]}" >.mcb-configured
+fi
 make -j "$jobs" >"$work/$name-make.log" 2>&1 || { tail -n 40 "$work/$name-make.log"; exit 1; }
 $sudo make install >"$work/$name-install.log" 2>&1 || { tail -n 20 "$work/$name-install.log"; exit 1; }
 built || { echo "$me: $prefix was installed but does not report $name${cuda:+ with CUDA}" >&2; exit 1; }
-echo "$origin" >"$prefix/share/mcb-mpi-origin.txt"
+$sudo mkdir -p "$prefix/share" && echo "$origin" | $sudo tee "$prefix/share/mcb-mpi-origin.txt" >/dev/null
 secs=$(($(date +%s) - start))
 echo "$me: done: $name in $prefix ($((secs / 60)) min $((secs % 60)) s, $jobs jobs)"
