@@ -154,16 +154,20 @@ if [[ $pkg == openmpi ]]; then
 else
   # As Debian builds its MPICH (mpichversion of Debian 12's 4.0.2 lists
   # its configure line): ch4:ucx over Debian's UCX, Debian's hwloc, the
-  # dataloop datatype engine (Debian's --without-yaksa), hydra; so that an
-  # upgrade from Debian's 4.0.2 changes the version and nothing else. No
-  # Fortran.
+  # dataloop datatype engine (Debian's --without-yaksa), hydra, no GPU
+  # support; so that an upgrade from Debian's 4.0.2 changes the version and
+  # nothing else. No Fortran. (Left to itself, 4.2.1's configure finds
+  # Debian's libamdhip64, which mcb's HIP backend installs, and then every
+  # MPI_Init on a machine without an AMD GPU fails in MPII_init_gpu
+  # "gpu_init failed" unless MPIR_CVAR_ENABLE_GPU=0: docs/mpi-versions.md.)
   for dev in libucx-dev libhwloc-dev; do
     dpkg-query -W -f='${Status}' $dev 2>/dev/null | grep -q 'install ok installed' ||
       DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends $dev >/dev/null ||
       die2 "$dev is missing and could not be installed"
   done
   conf=(--prefix="$prefix" --with-device=ch4:ucx --with-ucx=/usr --with-hwloc=/usr --with-pm=hydra
-    --with-datatype-engine=dataloop --disable-fortran --disable-doc --enable-fast=O2)
+    --with-datatype-engine=dataloop --without-cuda --without-hip --without-ze --disable-fortran --disable-doc
+    --enable-fast=O2)
 fi
 echo "$me: $name from $origin into $prefix${cuda:+ with CUDA from $cuda}, $jobs jobs"
 # Configured once per option list (a build cut short resumes at make).
