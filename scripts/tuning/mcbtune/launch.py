@@ -92,7 +92,7 @@ def launch(args, coll, ranks, conf, sizes, csv_path, iterations=None, warmup=Non
                         % shell_line(cmd, {}))
     rc = proc.returncode
     if rc == 0 and MPICH_ABORTED.search(proc.stdout):
-        rc = 1  # MPICH 4.2.1's hydra exits 0 when the ranks abort on an assertion in MPI_Init
+        rc = 1  # MPICH 4.2.1's hydra sometimes exits 0 when the ranks abort on an assertion in MPI_Init
     return rc, proc.stdout, shell_line(cmd, {})
 
 
