@@ -64,7 +64,8 @@ import tempfile
 
 from mpi_tools import (LIBRARY_NAME, OMPI_INVALID_ENUM, MpiToolError, binding, build_dir, clean_env, find_launcher,
                        launcher, mpi_version, mpivars_output, ompi_algorithms_from, ompi_tuned_params,
-                       parse_mpivars_algorithms, parse_ompi_value, prefix_mpi, shell_line, tool_beside)
+                       parse_mpivars_algorithms, parse_ompi_value, prefix_mpi, require_prefix_library, shell_line,
+                       tool_beside)
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARGET_RATIO = 1.10
@@ -127,6 +128,11 @@ def parse_args(argv):
         args.binary = os.path.join(build_dir(REPO, args.mpi, args.mpi_prefix), "src", "mcb_alltoall")
     if not (os.path.isfile(args.binary) and os.access(args.binary, os.X_OK)):
         p.error("--binary %s: not an executable file (build it first)" % args.binary)
+    try:
+        if args.mpi_prefix:
+            require_prefix_library(args.binary, args.mpi_prefix)
+    except MpiToolError as e:
+        p.error("--binary %s" % e)
     args.version = mpi_version(args.mpi, args.launcher)
     return args
 

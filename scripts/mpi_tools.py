@@ -128,6 +128,14 @@ def linked_mpi(binary):
     return None, ", ".join(sorted(set(re.findall(r"(lib\w*mpi\w*\.so[.\d]*)", out)))) or "no MPI library"
 
 
+def require_prefix_library(binary, prefix):
+    """MpiToolError (one line) unless `binary` loads its MPI from `prefix`."""
+    _, library = linked_mpi(binary)
+    if not os.path.realpath(library).startswith(os.path.realpath(prefix) + os.sep):
+        raise MpiToolError("%s loads %s, not the MPI of --mpi-prefix %s (build mcb with -DMCB_MPI_PREFIX=%s)"
+                           % (binary, library, prefix, prefix))
+
+
 def run_tool(cmd, env=None, timeout=120):
     """The output (stdout and stderr) of an MPI tool; MpiToolError if it cannot run."""
     try:

@@ -6,10 +6,10 @@ to report.txt, and the tuning file written."""
 import argparse
 import json
 import os
-import re
 import sys
 
-from mpi_tools import LIBRARY_NAME, MpiToolError, build_dir, find_launcher, linked_mpi, mpi_version, prefix_mpi
+from mpi_tools import (LIBRARY_NAME, MpiToolError, build_dir, find_launcher, linked_mpi, mpi_version, prefix_mpi,
+                       require_prefix_library)
 
 from .choose import choose
 from .common import COLLECTIVES, TuneError, binary, fail_input
@@ -118,14 +118,13 @@ def parse_args(argv):
         if not (os.path.isfile(b) and os.access(b, os.X_OK)):
             fail_input("%s not found (build mcb first, or give --build)" % b)
     first = binary(args, args.collectives[0])
-    detected, library = detect_mpi(first)
+    detected = detect_mpi(first)
     if args.mpi and detected != args.mpi:
         fail_input("--mpi %s, but %s is linked against %s" % (args.mpi, first, LIBRARY_NAME[detected]))
-    if args.mpi_prefix and not os.path.realpath(library).startswith(os.path.realpath(args.mpi_prefix) + os.sep):
-        fail_input("%s loads %s, not the MPI of --mpi-prefix %s (build mcb with -DMCB_MPI_PREFIX=%s)"
-                   % (first, library, args.mpi_prefix, args.mpi_prefix))
     args.mpi = detected
     try:
+        if args.mpi_prefix:
+            require_prefix_library(first, args.mpi_prefix)
         args.launcher = find_launcher(args.mpi, args.launcher, args.mpi_prefix)
         args.mpi_version = mpi_version(args.mpi, args.launcher)  # Open MPI 5: its launch line, its rules format
     except MpiToolError as e:
@@ -134,8 +133,7 @@ def parse_args(argv):
 
 
 def detect_mpi(path):
-    """(openmpi or mpich, the path of its library) from the library the
-    binary loads; anything else is refused."""
+    """openmpi or mpich, from the library the binary loads; anything else is refused."""
     try:
         mpi, library = linked_mpi(path)
     except MpiToolError as e:
@@ -143,7 +141,7 @@ def detect_mpi(path):
     if mpi is None:
         fail_input("%s: the MPI is neither Open MPI nor MPICH (%s); only those two have a tuning file format here"
                    % (path, library))
-    return mpi, library
+    return mpi
 
 
 def write_file(args, table, mpi, version, out_dir):
