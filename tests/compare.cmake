@@ -28,3 +28,12 @@ add_test(NAME osu_parity_standin
                  $<TARGET_FILE:mcb_osu_standin>)
 set_tests_properties(osu_parity_standin PROPERTIES LABELS "scripts;mpi" TIMEOUT 180
                      PASS_REGULAR_EXPRESSION "osu_parity check: 0 failures")
+
+# scripts/mpi/upgrade_gate.py (docs/mpi-versions.md) on this build twice:
+# interleaved launches bound to cores, the CSVs per side, compare.py's
+# reports, bad input (tests/mpi_versions/gate_check.sh).
+add_test(NAME upgrade_gate_same_build
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/mpi_versions/gate_check.sh ${MCB_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}
+                 ${PROJECT_BINARY_DIR} ${CMAKE_CURRENT_BINARY_DIR}/upgrade_gate)
+set_tests_properties(upgrade_gate_same_build PROPERTIES LABELS "scripts;mpi" TIMEOUT 240
+                     PASS_REGULAR_EXPRESSION "gate_check: ok" FAIL_REGULAR_EXPRESSION "FAIL|Traceback")

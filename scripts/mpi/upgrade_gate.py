@@ -5,7 +5,8 @@ compared by scripts/compare.py.
 
 Usage:
     /usr/bin/python3 scripts/mpi/upgrade_gate.py BASE_BUILD NEW_BUILD OUT
-        [--reps 5] [--max-size 1048576] [--benchmarks alltoall,...] [--dry-run]
+        [--reps 5] [--max-size 1048576] [--benchmarks alltoall,...] [--timeout S]
+        [--labels BASE,NEW]
 
 e.g. scripts/mpi/upgrade_gate.py build-ci-openmpi build-mpi-openmpi-5.0.7 runs/ompi4-to-5
 
@@ -15,10 +16,11 @@ CMakeCache.txt). Per repetition r = 1..REPS, both sides run in turn (BASE
 first on odd r, NEW first on even r), and on each side every benchmark:
 mcb_alltoall, mcb_allgather, mcb_allreduce, mcb_reduce, mcb_bcast with
 `--algorithm system`, and mcb_pingpong (two virtual nodes of one rank),
-at 2 ranks bound to cores, OSU's sizes (1 B doubling to --max-size, 1 MiB
-as OSU's collectives' default), validated (-c). The CSVs and their
+at 2 ranks bound to cores, OSU's sizes (from the element's size doubling
+to --max-size, 1 MiB as OSU's collectives' default), validated (-c). The CSVs and their
 metadata records go to OUT/LABEL/BENCH-rR.csv, LABEL the side's MPI and
-version (openmpi-4.1.4, openmpi-5.0.7, mpich-4.0.2, mpich-4.2.1). Then
+version (openmpi-4.1.4, openmpi-5.0.7, mpich-4.0.2, mpich-4.2.1; --labels
+names them instead, for two builds of mcb on one MPI). Then
 scripts/compare.py OUT/BASE_LABEL OUT/NEW_LABEL writes OUT/report.txt and
 OUT/report.html (its exit status is this script's: 0 no regression, 1
 regression or missing rows, 2 bad input). Every launch line is in
@@ -94,7 +96,8 @@ def run(cmd, env, log):
     log.flush()
     proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
     if proc.returncode != 0:
-        tail = "\n".join(proc.stdout.splitlines()[-5:])
+        lines = proc.stdout.splitlines()
+        tail = "\n".join([l for l in lines if ": error: " in l or ": timeout: " in l][:1] + lines[-3:])
         print("upgrade_gate: exit %d: %s\n%s" % (proc.returncode, " ".join(cmd), tail), file=sys.stderr)
     return proc.returncode
 
@@ -108,12 +111,18 @@ def main():
     p.add_argument("--max-size", type=int, default=1 << 20)
     p.add_argument("--benchmarks", default=",".join(BENCHMARKS))
     p.add_argument("--timeout", type=float, default=0, help="mcb's --timeout per size (0: none)")
+    p.add_argument("--labels", help="BASE,NEW: folder names instead of the MPIs' (two builds on one MPI)")
     args = p.parse_args()
     benches = args.benchmarks.split(",")
     for b in benches:
         if b not in BENCHMARKS:
             sys.exit("upgrade_gate: unknown benchmark %s (known: %s)" % (b, ",".join(BENCHMARKS)))
     sides = [Side(args.base), Side(args.new)]
+    if args.labels:
+        names = args.labels.split(",")
+        if len(names) != 2 or not all(re.fullmatch(r"[\w.+-]+", n) for n in names) or names[0] == names[1]:
+            sys.exit("upgrade_gate: --labels %s: two different names, BASE,NEW" % args.labels)
+        sides[0].label, sides[1].label = names
     env = dict(os.environ)
     env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     for k in list(env):  # nothing forced: each MPI's own choice
@@ -130,7 +139,8 @@ def main():
             for side in order:
                 for bench in benches:
                     csv = os.path.join(tmp, "%s-side%d-r%d.csv" % (bench, sides.index(side), rep))
-                    cmd = side.command(bench, "1:%d" % args.max_size, csv)
+                    # MAX alone: from the element's size up, doubling (OSU's sizes)
+                    cmd = side.command(bench, str(args.max_size), csv)
                     if args.timeout:
                         cmd += ["--timeout", str(args.timeout)]
                     failures += run(cmd, env, log) != 0
