@@ -33,6 +33,9 @@ set_tests_properties(docs_options docs_columns docs_links PROPERTIES LABELS docs
 # enough (the Open MPI build's suite).
 if(MCB_MPI_FLAVOR STREQUAL "openmpi")
   set(doc_example_args -DMCB_MPI=openmpi -DMCB_ENABLE_CUDA=OFF -DMCB_ENABLE_HIP=OFF -DMCB_BUILD_TESTS=OFF)
+  if(MCB_MPI_PREFIX)  # the Open MPI of this build, not Debian's
+    list(APPEND doc_example_args -DMCB_MPI_PREFIX=${MCB_MPI_PREFIX})
+  endif()
   if(CMAKE_CXX_COMPILER_LAUNCHER)
     list(APPEND doc_example_args -DCMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER}
          -DCMAKE_C_COMPILER_LAUNCHER=${CMAKE_C_COMPILER_LAUNCHER})

@@ -124,6 +124,7 @@ void Watchdog::fire() {
     // nothing more to do: the exit status still says it
   }
   std::fflush(stderr);
+  if (reports_) std::this_thread::sleep_for(std::chrono::duration<double>(kLinger));
   ::_exit(kTimeoutStatus);
 }
 

@@ -31,6 +31,10 @@ namespace mcb::bench {
 inline constexpr int kTimeoutStatus = 3;
 /// Seconds the ranks other than world rank 0 wait beyond the limit.
 inline constexpr double kGrace = 2.0;
+/// Seconds rank 0 lives on after its line: a launcher that forwards a
+/// rank's output through a daemon of its host (Open MPI 5's PRRTE on fake
+/// hosts) lost the line when another rank's exit ended the job at once.
+inline constexpr double kLinger = 0.5;
 
 /// Where a step is: its stage and, in the timed loop, the iteration it
 /// entered (-warmup .. -1 warm-up, 0 .. iterations-1 timed, `iterations`
