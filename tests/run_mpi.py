@@ -195,7 +195,7 @@ def main():
     p.add_argument("--error-from", help="the program named in the --expect-error line (default: PROGRAM's name)")
     p.add_argument("--preload", default="", help="a library first in the ranks' LD_PRELOAD")
     p.add_argument("--env", action="append", default=[], help="NAME=VALUE for the ranks")
-    p.add_argument("--hosts", help="MPICH only: fake hosts h1:K1,h2:K2 (one shared-memory node per host)")
+    p.add_argument("--hosts", help="fake hosts h1:K1,h2:K2, one shared-memory node per host (MPICH: -launcher fork; Open MPI: ci/mpi-host-agent.sh)")
     p.add_argument("program", nargs=argparse.REMAINDER)
     args = p.parse_args()
     if args.program and args.program[0] == "--":
