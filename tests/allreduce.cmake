@@ -46,8 +46,11 @@ set(type_bytes_float 4)
 set(type_bytes_double 8)
 set(type_bytes_half 2)
 set(matrix_types int8 uint8 int16 uint16 int32 uint32 int64 uint64 float double)
-if(MCB_MPI_FLAVOR STREQUAL "mpich")
+if(MCB_MPI_FLAVOR STREQUAL "mpich" AND MCB_MPI_VERSION VERSION_LESS 4.1)
   mcb_bad_input(allreduce_half 3 "--type half: MPICH 4.0 declares MPIX_C_FLOAT16 but aborts reducing it" -- ${AR} -T half)
+elseif(MCB_MPI_FLAVOR STREQUAL "mpich")  # 4.2.1 reduces MPIX_C_FLOAT16: validated
+  mcb_mpi_test(allreduce_half 3 --expect-ranks --expect-stdout "# type: half \\(2 B\\)"
+               -- ${AR} -T half -c -m 2,14,2000 -i 1 -x 0)
 else()
   mcb_bad_input(allreduce_half 3 "--type half: this MPI has no 16-bit floating-point type" -- ${AR} -T half)
 endif()
