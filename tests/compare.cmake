@@ -37,3 +37,10 @@ add_test(NAME upgrade_gate_same_build
                  ${PROJECT_BINARY_DIR} ${CMAKE_CURRENT_BINARY_DIR}/upgrade_gate)
 set_tests_properties(upgrade_gate_same_build PROPERTIES LABELS "scripts;mpi" TIMEOUT 240
                      PASS_REGULAR_EXPRESSION "gate_check: ok" FAIL_REGULAR_EXPRESSION "FAIL|Traceback")
+
+# scripts/mpi/build-mpi.sh's bad input: one line and exit 2, nothing built
+# (tests/mpi_versions/build_mpi_bad_input.sh).
+add_test(NAME build_mpi_bad_input COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/mpi_versions/build_mpi_bad_input.sh
+                                          ${PROJECT_SOURCE_DIR})
+set_tests_properties(build_mpi_bad_input PROPERTIES LABELS "scripts;bad_input" TIMEOUT 60
+                     PASS_REGULAR_EXPRESSION "build_mpi_bad_input: ok" FAIL_REGULAR_EXPRESSION "FAIL")

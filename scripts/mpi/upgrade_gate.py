@@ -39,6 +39,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+import mpi_tools  # noqa: E402  (scripts/: launch lines shared with tune.py and compare_selectors.py)
 BENCHMARKS = ["alltoall", "allgather", "allreduce", "reduce", "bcast", "pingpong"]
 
 
@@ -74,10 +76,7 @@ class Side:
 
     def command(self, bench, sizes, csv):
         """The launch line: 2 ranks, each bound to a core."""
-        if self.mpi == "openmpi":
-            cmd = [self.mpiexec, "--bind-to", "core", "-n", "2"]
-        else:
-            cmd = [self.mpiexec, "-bind-to", "core", "-n", "2"]
+        cmd = mpi_tools.launcher(self.mpi, 2, {}, bind="core", cmd=self.mpiexec)
         cmd += [self.binary(bench), "-m", sizes, "-c", "--csv", csv]
         cmd += ["--ranks-per-node", "1"] if bench == "pingpong" else ["--algorithm", "system"]
         return cmd
@@ -123,11 +122,9 @@ def main():
         if len(names) != 2 or not all(re.fullmatch(r"[\w.+-]+", n) for n in names) or names[0] == names[1]:
             sys.exit("upgrade_gate: --labels %s: two different names, BASE,NEW" % args.labels)
         sides[0].label, sides[1].label = names
-    env = dict(os.environ)
-    env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    for k in list(env):  # nothing forced: each MPI's own choice
-        if k.startswith("MPIR_CVAR_") or k.startswith("OMPI_MCA_") or k.startswith("PRTE_MCA_"):
-            del env[k]
+    # Nothing forced: each MPI's own choice (clean_env drops the forcing
+    # variables, and allows root where a side is Open MPI).
+    env = mpi_tools.clean_env("openmpi" if "openmpi" in (s.mpi for s in sides) else "mpich")
     os.makedirs(args.out, exist_ok=True)
     tmp = os.path.join(args.out, ".pending")
     os.makedirs(tmp, exist_ok=True)
