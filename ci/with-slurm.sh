@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs a command inside a private Slurm cluster on this machine, then stops it:
 #   ci/with-slurm.sh [--timeout SECONDS] [--cpus N] COMMAND ARGS...
-# Starts slurmctld and one slurmd (node "localhost", N CPUs, default 64, so
-# that srun -n 32 fits on a 2-core box) with a configuration under a new
+# Starts slurmctld and one slurmd (one node named as this machine, at
+# 127.0.0.1, N CPUs, default 64, so that srun -n 32 fits on a 2-core box)
+# with a configuration under a new
 # temporary directory, exports SLURM_CONF and the environment that Open MPI and
 # PMIx need under srun, runs COMMAND, and stops both daemons by PID and removes
 # the directory, whether COMMAND passed, failed or ran out of time (exit 124).
@@ -32,10 +33,15 @@ done
 
 dir=$(mktemp -d /tmp/mcb-slurm.XXXXXX)
 user=$(id -un)
+# The node carries this machine's own name, as on a real cluster: PMIx 5
+# clients (Open MPI 5) find their node's data (PMIX_LOCAL_PEERS) by the
+# hostname, and under a node named otherwise every rank but the first two
+# failed in MPI_Init (local rank above its count of local peers).
+node=$(hostname -s)
 # Ports of our own, away from a system Slurm's 6817/6818.
 ctld_port=$((17000 + RANDOM % 1000))
 slurmd_port=$((ctld_port + 1000))
-mkdir -p "$dir/spool/localhost" "$dir/state" "$dir/tmp/localhost" "$dir/log"
+mkdir -p "$dir/spool/$node" "$dir/state" "$dir/tmp/$node" "$dir/log"
 cat > "$dir/slurm.conf" <<EOF
 ClusterName=mcb-ci
 SlurmctldHost=localhost(127.0.0.1)
@@ -65,7 +71,7 @@ AccountingStorageType=accounting_storage/none
 InactiveLimit=0
 KillWait=5
 MinJobAge=300
-NodeName=localhost NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
+NodeName=$node NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
 PartitionName=ci Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
 EOF
 export SLURM_CONF=$dir/slurm.conf
@@ -92,10 +98,10 @@ trap stop EXIT
 trap 'exit 130' INT TERM
 
 slurmctld -f "$SLURM_CONF"
-slurmd -f "$SLURM_CONF" -N localhost
+slurmd -f "$SLURM_CONF" -N "$node"
 # Wait until the node is idle (under a second here).
 for _ in $(seq 100); do
-  state=$(sinfo -h -n localhost -o %T 2>/dev/null || true)
+  state=$(sinfo -h -n "$node" -o %T 2>/dev/null || true)
   [[ $state == idle ]] && break
   sleep 0.1
 done
@@ -103,7 +109,7 @@ if [[ $state != idle ]]; then
   echo "with-slurm: the node did not come up (state '${state:-none}')" >&2
   exit 1
 fi
-echo "with-slurm: Slurm up in $dir (node localhost, $cpus CPUs)"
+echo "with-slurm: Slurm up in $dir (node $node, $cpus CPUs)"
 # Open MPI under srun does not know it is oversubscribed: yield when idle.
 export OMPI_MCA_mpi_yield_when_idle=1 PMIX_MCA_gds=hash
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
