@@ -136,6 +136,20 @@ def require_prefix_library(binary, prefix):
                            % (binary, library, prefix, prefix))
 
 
+def binary_launcher(binary):
+    """(openmpi or mpich, launcher, version) to run `binary` with the MPI it
+    loads: that library's prefix's bin/mpiexec where it has one (an MPI of
+    scripts/mpi/build-mpi.sh in /opt/mcb/NAME), else the system's launcher
+    of that MPI. MpiToolError (one line) when the binary loads no MPI."""
+    mpi, library = linked_mpi(binary)
+    if mpi is None:
+        raise MpiToolError("cannot tell the MPI of %s from ldd (it loads %s)" % (binary, library))
+    prefix = os.path.dirname(os.path.dirname(os.path.realpath(library)))
+    own = os.path.join(prefix, "bin", "mpiexec")
+    cmd = own if os.access(own, os.X_OK) and not prefix.startswith("/usr") else find_launcher(mpi)
+    return mpi, cmd, mpi_version(mpi, cmd)
+
+
 def run_tool(cmd, env=None, timeout=120):
     """The output (stdout and stderr) of an MPI tool; MpiToolError if it cannot run."""
     try:

@@ -17,7 +17,6 @@ machine are oversubscribed: fine here, since nothing is timed.
 """
 import argparse
 import os
-import shutil
 import subprocess
 import sys
 
@@ -30,24 +29,11 @@ OPS = ["sum", "prod", "min", "max", "band", "bor", "bxor"]
 FLOATING = {"float", "double", "half", "bfloat16"}
 
 
-def detect_mpi(binary):
-    """openmpi or mpich, from the libraries the binary links."""
-    out = subprocess.run(["ldd", binary], capture_output=True, text=True).stdout
-    if "libmpich" in out or "libmpi.so.12" in out:
-        return "mpich"
-    if "libmpi.so.40" in out or "openmpi" in out:
-        return "openmpi"
-    sys.exit("reduction_matrix: cannot tell the MPI of %s from ldd" % binary)
-
-
-def launch(mpi, n, argv, timeout):
+def launch(mpi, cmd, version, n, argv, timeout):
     env = mpi_tools.allow_root(dict(os.environ), mpi)
-    if mpi == "openmpi":
-        cmd = [shutil.which("mpiexec.openmpi") or "mpiexec", "--oversubscribe", "--bind-to", "none", "-n", str(n)]
-    else:
-        cmd = [shutil.which("mpiexec.mpich") or "mpiexec", "-n", str(n)]
+    line = mpi_tools.launcher(mpi, n, {}, bind=None, cmd=cmd, version=version)
     try:
-        r = subprocess.run(cmd + argv, capture_output=True, text=True, env=env, timeout=timeout)
+        r = subprocess.run(line + argv, capture_output=True, text=True, env=env, timeout=timeout)
     except subprocess.TimeoutExpired:
         return "error", "timed out after %d s" % timeout
     lines = (r.stdout + r.stderr).splitlines()
@@ -90,9 +76,13 @@ def main():
     for o in ops:
         if o not in OPS:
             sys.exit("reduction_matrix: --ops: unknown operation %s (known: %s)" % (o, ", ".join(OPS)))
-    mpi = detect_mpi(binary)
-    print("# %s --algorithm %s -c%s on %s (%s), process counts %s" %
-          (a.binary, a.algorithm, " --in-place" if a.in_place else "", mpi_tools.LIBRARY_NAME[mpi], binary, a.n))
+    try:
+        mpi, cmd, version = mpi_tools.binary_launcher(binary)
+    except mpi_tools.MpiToolError as e:
+        sys.exit("reduction_matrix: %s" % e)
+    print("# %s --algorithm %s -c%s on %s %s (%s, launched by %s), process counts %s" %
+          (a.binary, a.algorithm, " --in-place" if a.in_place else "", mpi_tools.LIBRARY_NAME[mpi], version, binary,
+           cmd, a.n))
     print("%-9s %-5s %s" % ("type", "op", " ".join("%-8s" % ("P=%d" % n) for n in counts)))
     notes, bad = [], False
     for t in types:
@@ -104,7 +94,7 @@ def main():
                     ",".join(str(b * c) for c in (1, 7, 1000, 3000))] + (["--in-place"] if a.in_place else [])
             cells = []
             for n in counts:
-                verdict, why = launch(mpi, n, argv, a.timeout)
+                verdict, why = launch(mpi, cmd, version, n, argv, a.timeout)
                 cells.append(verdict)
                 bad |= verdict in ("FAIL", "error")
                 if why and (t, o, verdict) not in [(x[0], x[1], x[2]) for x in notes]:
