@@ -6,7 +6,7 @@ compared by scripts/compare.py.
 Usage:
     /usr/bin/python3 scripts/mpi/upgrade_gate.py BASE_BUILD NEW_BUILD OUT
         [--reps 5] [--max-size 1048576] [--benchmarks alltoall,...] [--timeout S]
-        [--labels BASE,NEW]
+        [--labels BASE,NEW] [--iterations N] [--sizes MIN:MAX]
 
 e.g. scripts/mpi/upgrade_gate.py build-ci-openmpi build-mpi-openmpi-5.0.7 runs/ompi4-to-5
 
@@ -74,10 +74,11 @@ class Side:
             sys.exit("upgrade_gate: %s is missing (cmake --build %s)" % (path, self.build))
         return path
 
-    def command(self, bench, sizes, csv):
+    def command(self, bench, sizes, csv, iterations=0):
         """The launch line: 2 ranks, each bound to a core."""
         cmd = mpi_tools.launcher(self.mpi, 2, {}, bind="core", cmd=self.mpiexec)
         cmd += [self.binary(bench), "-m", sizes, "-c", "--csv", csv]
+        cmd += ["-i", str(iterations)] if iterations else []
         cmd += ["--ranks-per-node", "1"] if bench == "pingpong" else ["--algorithm", "system"]
         return cmd
 
@@ -111,7 +112,15 @@ def main():
     p.add_argument("--benchmarks", default=",".join(BENCHMARKS))
     p.add_argument("--timeout", type=float, default=0, help="mcb's --timeout per size (0: none)")
     p.add_argument("--labels", help="BASE,NEW: folder names instead of the MPIs' (two builds on one MPI)")
+    p.add_argument("--iterations", type=int, default=0,
+                   help="timed iterations per size for every benchmark (mcb's -i; default: mcb's own, 1000 and 100 "
+                        "above 8 KiB): more to settle a row flagged or noisy at small sizes")
+    p.add_argument("--sizes", help="mcb's -m for every benchmark instead of OSU's sizes up to --max-size, e.g. 1:2048")
     args = p.parse_args()
+    if args.iterations < 0:
+        sys.exit("upgrade_gate: --iterations %d: expected a positive count" % args.iterations)
+    if args.sizes is not None and not re.fullmatch(r"\d+(:\d+)?", args.sizes):
+        sys.exit("upgrade_gate: --sizes %s: expected MIN:MAX or one size in bytes" % args.sizes)
     benches = args.benchmarks.split(",")
     for b in benches:
         if b not in BENCHMARKS:
@@ -137,7 +146,7 @@ def main():
                 for bench in benches:
                     csv = os.path.join(tmp, "%s-side%d-r%d.csv" % (bench, sides.index(side), rep))
                     # MAX alone: from the element's size up, doubling (OSU's sizes)
-                    cmd = side.command(bench, str(args.max_size), csv)
+                    cmd = side.command(bench, args.sizes or str(args.max_size), csv, args.iterations)
                     if args.timeout:
                         cmd += ["--timeout", str(args.timeout)]
                     failures += run(cmd, env, log) != 0
