@@ -5,11 +5,15 @@
 // multiply to more than the ranks per node (--factors=-2,-2,-2,2,2,2 for 7
 // ranks); no rotation of the vector before or after, as in the paper's
 // intra-node variant.
-//   copy_in:        my vector into my region of the node's shared segment;
-//                   on the registered and cma paths only the ranges that a
-//                   later stage reads raw from my region (raw_reads(): a
-//                   window cut short at the end of the node leaves a piece
-//                   unsummed in a stage; none with the default factors)
+//   copy_in:        into my region of the node's shared segment, the parts
+//                   of my vector that some rank reads there raw
+//                   (raw_reads()): on the copy-in path what the others sum
+//                   in the first stage (my own first-stage ranges I sum
+//                   from my input: n(1 - 1/f_1) of n is copied); on the
+//                   registered and cma paths only what a later stage reads
+//                   raw (a window cut short at the end of the node leaves
+//                   a piece unsummed in a stage; none with the default
+//                   factors)
 //   reduce_scatter: stage j (factor f_j, D_j = f_1...f_{j-1}): for the
 //                   pieces whose offset from me is a multiple of D_j f_j,
 //                   add the partial sums of ranks me - i*D_j (i < f_j, while
@@ -23,7 +27,7 @@
 //                   writes into my receive buffer
 //   complete:       (registered, cma) wait until the ranks that read my
 //                   input in stage 0 are done with it
-// Per rank, vector of n bytes on Q ranks: n copied in (copy-in), about
+// Per rank, vector of n bytes on Q ranks: n(1 - 1/f_1) copied in (copy-in), about
 // n(1 - 1/Q) of partial sums added over the stages, n(1 - 1/Q) copied in
 // the allgather plus n/Q out (traffic() counts each from the schedule);
 // each stage reads from f-1 ranks at distances D_j, 2D_j, ... (a
@@ -42,23 +46,37 @@ namespace mcb::allreduce {
 
 namespace {
 
-// The ranges of my region that some rank reads in a stage after the first
-// before I wrote them in an earlier stage: they must hold my raw input.
-std::vector<detail::Range> raw_reads(const std::vector<detail::CyclicSchedule>& all, int me) {
+// The ranges of my region that some rank reads before I wrote them in an
+// earlier stage: they must hold my raw input, copied in. A stage-0 read of
+// mine comes from my input itself on every path; the others' stage-0 reads
+// come from my region on the copy-in path only (`copy_in`), from my input
+// where it is on the direct ones. Reads after the reduce_scatter (the
+// allgather's, my held pieces, the inter-node allreduce of my `piece`)
+// are counted too: a piece no stage wrote, as on one rank, is copied in.
+std::vector<detail::Range> raw_reads(const std::vector<detail::CyclicSchedule>& all, int me, bool copy_in, bool nodes) {
   struct Access {
     detail::Range range;
     std::size_t stage;
   };
+  const detail::CyclicSchedule& mine = all[static_cast<std::size_t>(me)];
+  const std::size_t after = mine.rs.size();  // the stage after every write
   std::vector<Access> writes, reads;
-  for (std::size_t j = 0; j < all[static_cast<std::size_t>(me)].rs.size(); ++j)
-    for (const auto& op : all[static_cast<std::size_t>(me)].rs[j]) {
+  for (std::size_t j = 0; j < mine.rs.size(); ++j)
+    for (const auto& op : mine.rs[j]) {
       writes.push_back({op.range, j});
       if (j > 0) reads.push_back({op.range, j});  // my own partial sum, or my input
     }
-  for (const auto& x : all)
-    for (std::size_t j = 1; j < x.rs.size(); ++j)
-      for (const auto& op : x.rs[j])
+  for (std::size_t x = 0; x < all.size(); ++x) {
+    if (static_cast<int>(x) == me) continue;
+    for (std::size_t j = copy_in ? 0 : 1; j < all[x].rs.size(); ++j)
+      for (const auto& op : all[x].rs[j])
         if (std::find(op.from.begin(), op.from.end(), me) != op.from.end()) reads.push_back({op.range, j});
+    for (const auto& stage : all[x].ag_copies)
+      for (const detail::Copy& c : stage)
+        if (c.from == me) reads.push_back({c.range, after});
+  }
+  for (const detail::Range& r : mine.held_before_last) reads.push_back({r, after});
+  if (nodes) reads.push_back({mine.piece, after});
   std::set<std::size_t> cuts;
   for (const auto* list : {&writes, &reads})
     for (const Access& a : *list) cuts.insert({a.range.lo, a.range.hi});
@@ -79,13 +97,10 @@ std::vector<detail::Range> raw_reads(const std::vector<detail::CyclicSchedule>& 
   return raw;
 }
 
-double traffic(const detail::CyclicSchedule& c, const std::vector<detail::Range>& raw, detail::Path path,
-               std::size_t bytes) {
+double traffic(const detail::CyclicSchedule& c, const std::vector<detail::Range>& raw,
+               const std::vector<detail::Range>& copied, detail::Path path) {
   double t = 0;
-  if (path == detail::Path::copy_in)
-    t += 2.0 * static_cast<double>(bytes);
-  else
-    for (const detail::Range& r : raw) t += 2.0 * static_cast<double>(r.size());
+  for (const detail::Range& r : path == detail::Path::copy_in ? copied : raw) t += 2.0 * static_cast<double>(r.size());
   for (const auto& stage : c.rs)
     for (const auto& op : stage) t += static_cast<double>(op.range.size()) * static_cast<double>(op.from.size() + 2);
   for (const auto& stage : c.ag_copies)
@@ -110,7 +125,11 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
   std::vector<detail::CyclicSchedule> all;
   for (int x = 0; x < q; ++x) all.push_back(detail::cyclic_schedule(q, x, factors, bytes));
   auto c = std::make_shared<const detail::CyclicSchedule>(all[static_cast<std::size_t>(me)]);
-  auto raw = std::make_shared<const std::vector<detail::Range>>(raw_reads(all, me));
+  // What the copy-in phase copies: on the direct paths the ranges read raw
+  // after the first stage, on the copy-in path the others' first-stage
+  // reads too (not my own first-stage ranges: I sum those from my input).
+  auto raw = std::make_shared<const std::vector<detail::Range>>(raw_reads(all, me, false, nodes));
+  auto copied = std::make_shared<const std::vector<detail::Range>>(raw_reads(all, me, true, nodes));
   // Who reads my input in stage 0: the ranks whose first-stage sources include me.
   std::vector<int> stage0_readers;
   for (int x = 0; x < q; ++x)
@@ -119,27 +138,25 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
       if (std::find(from.begin(), from.end(), me) != from.end()) stage0_readers.push_back(x);
     }
 
-  auto setup = [args, dom, inner, c, raw, stage0_readers, q, me, bytes, elem,
+  auto setup = [args, dom, inner, c, raw, copied, stage0_readers, q, me, elem,
                 nodes](std::shared_ptr<detail::ShmSegment> seg) {
     std::shared_ptr<Plan> lane;
     if (nodes)
       lane = std::make_shared<Plan>(detail::inter_node_plan(inner, args, dom.lane, seg->data(me) + c->piece.lo,
                                                             static_cast<int>(c->piece.size() / elem)));
     const std::uint32_t before = 1 + static_cast<std::uint32_t>(c->rs.size()) + (nodes ? 1 : 0);
-    auto make = [args, seg, c, raw, stage0_readers, lane, q, me, bytes, before](detail::Path path) {
+    auto make = [args, seg, c, raw, copied, stage0_readers, lane, q, me, before](detail::Path path) {
       const bool direct = path != detail::Path::copy_in;  // stage 0 reads the inputs where they are
       auto base = std::make_shared<std::uint32_t>(0);     // my counter when the call began
       auto w = std::make_shared<detail::Scratch>(q, path == detail::Path::cma);
       auto engine = std::make_shared<detail::Engine>();
-      engine->phases.push_back({"copy_in", [seg, c, raw, base, bytes, args, direct](const detail::Call& call) {
+      auto ranges = direct ? raw : copied;
+      engine->phases.push_back({"copy_in", [seg, c, ranges, base, args](const detail::Call& call) {
                                   *base = seg->counter();
                                   for (int m : c->readers) seg->wait(m, *base);  // done reading my last call
                                   char* mine = seg->data(seg->rank());
-                                  if (!direct)
-                                    args.memory().copy(mine, call.in(), bytes);
-                                  else
-                                    for (const detail::Range& r : *raw)
-                                      args.memory().copy(mine + r.lo, call.in() + r.lo, r.size());
+                                  for (const detail::Range& r : *ranges)
+                                    args.memory().copy(mine + r.lo, call.in() + r.lo, r.size());
                                   seg->set();
                                 }});
       // Per first-stage operation, the ranks whose inputs it sums: me, then its sources.
@@ -149,27 +166,26 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
           first.push_back({me});
           first.back().insert(first.back().end(), op.from.begin(), op.from.end());
         }
-      engine->phases.push_back({"reduce_scatter", [seg, c, base, w, first, args, direct, me](const detail::Call& call) {
-                                  char* mine = seg->data(me);
-                                  for (std::size_t j = 0; j < c->rs.size(); ++j) {
-                                    for (int m : c->rs_from[j]) seg->wait(m, *base + 1 + static_cast<std::uint32_t>(j));
-                                    for (std::size_t i = 0; i < c->rs[j].size(); ++i) {
-                                      const auto& op = c->rs[j][i];
-                                      w->dsts.assign(1, mine);
-                                      if (j == 0 && direct) {
-                                        detail::sum_inputs(call, me, seg->peers().pids, first[i], op.range.lo,
-                                                           op.range.hi, *w, args);
-                                        continue;
-                                      }
-                                      int k = 0;
-                                      w->srcs[static_cast<std::size_t>(k++)] = mine + op.range.lo;
-                                      for (int m : op.from)
-                                        w->srcs[static_cast<std::size_t>(k++)] = seg->data(m) + op.range.lo;
-                                      detail::sum_to(*w, k, op.range.lo, op.range.size(), args);
-                                    }
-                                    seg->set();
-                                  }
-                                }});
+      engine->phases.push_back(
+          {"reduce_scatter", [seg, c, base, w, first, args, direct, me](const detail::Call& call) {
+             char* mine = seg->data(me);
+             for (std::size_t j = 0; j < c->rs.size(); ++j) {
+               for (int m : c->rs_from[j]) seg->wait(m, *base + 1 + static_cast<std::uint32_t>(j));
+               for (std::size_t i = 0; i < c->rs[j].size(); ++i) {
+                 const auto& op = c->rs[j][i];
+                 w->dsts.assign(1, mine);
+                 if (j == 0 && direct) {
+                   detail::sum_inputs(call, me, seg->peers().pids, first[i], op.range.lo, op.range.hi, *w, args);
+                   continue;
+                 }
+                 int k = 0;
+                 w->srcs[static_cast<std::size_t>(k++)] = (j == 0 ? call.in() : mine) + op.range.lo;
+                 for (int m : op.from) w->srcs[static_cast<std::size_t>(k++)] = seg->data(m) + op.range.lo;
+                 detail::sum_to(*w, k, op.range.lo, op.range.size(), args);
+               }
+               seg->set();
+             }
+           }});
       if (lane)
         engine->phases.push_back({"inter_node", [seg, lane](const detail::Call&) {
                                     lane->execute();
@@ -189,7 +205,7 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
   };
   return detail::engine_plan(
       who, args, params, config.resolved, dom.comm, setup,
-      [c, raw, bytes](detail::Path p) { return traffic(*c, *raw, p, bytes); },
+      [c, raw, copied](detail::Path p) { return traffic(*c, *raw, *copied, p); },
       q == 1 ? "one rank per " + dom.name + ": no peers to reach" : "");
 }
 
