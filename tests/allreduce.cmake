@@ -362,6 +362,11 @@ mcb_mpi_test(allreduce_traffic_p2 2 --expect-ranks --expect-rows 3 --expect-stdo
              -- ${AR} -c -f -m 4000:4000 -i 2 -x 1 --algorithm shm_recursive_exchange --buffers registered
              --copy registered,cma,copy-in)
 list(APPEND CMA_TESTS allreduce_traffic_p2)
+# The cyclic shift's copy-in at 2 ranks: half copied in, my piece summed
+# from my input and written to my region and receive buffer at once, the
+# other half copied out: 4n, as the recursive exchange.
+mcb_mpi_test(allreduce_traffic_cyclic_p2 2 --expect-ranks --expect-rows 1 --expect-stdout " 16000 +[0-9.]+ +pass"
+             -- ${AR} -c -f -m 4000:4000 -i 2 -x 1 --algorithm shm_cyclic_shift --copy copy-in)
 # A kernel that refuses cross-memory attach (a preloaded shim: EPERM for
 # mcb's calls, not the MPI's): auto copies in and says why at -v; a forced
 # cma is refused with the kernel's reason.

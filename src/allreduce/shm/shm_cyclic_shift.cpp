@@ -20,16 +20,20 @@
 //                   the window stays within the node); piece p ends on rank
 //                   p. Stage 0 reads the inputs: the regions (copy-in), the
 //                   peers' buffers in place (registered) or through
-//                   process_vm_readv (cma); later stages read the regions
+//                   process_vm_readv (cma); later stages read the regions.
+//                   On one node the last stage writes my piece to my
+//                   receive buffer too
 //   inter_node:     (several nodes) my piece allreduced on my lane (--inner)
 //   allgather:      stage a (factor g_a): Bruck's allgather, copying from
 //                   ranks me + i*D'_a the pieces they hold; the last stage
-//                   writes into my receive buffer
+//                   writes into my receive buffer, with the other pieces I
+//                   hold
 //   complete:       (registered, cma) wait until the ranks that read my
 //                   input in stage 0 are done with it
 // Per rank, vector of n bytes on Q ranks: n(1 - 1/f_1) copied in (copy-in), about
 // n(1 - 1/Q) of partial sums added over the stages, n(1 - 1/Q) copied in
-// the allgather plus n/Q out (traffic() counts each from the schedule);
+// the allgather plus the n/Q of my piece written out twice in the last stage
+// on one node (traffic() counts each from the schedule; 4n at 2 ranks);
 // each stage reads from f-1 ranks at distances D_j, 2D_j, ... (a
 // dissemination pattern).
 #include <algorithm>
@@ -97,15 +101,40 @@ std::vector<detail::Range> raw_reads(const std::vector<detail::CyclicSchedule>& 
   return raw;
 }
 
+// On one node the last reduce_scatter stage, which sums my piece, writes it
+// to my receive buffer too (dual), so that the allgather copies out of my
+// region only the other pieces I hold: what it copies of my own region.
+std::vector<detail::Range> own_rest(const detail::CyclicSchedule& c, bool dual) {
+  std::vector<detail::Range> rest;
+  for (const detail::Range& held : c.held_before_last) {
+    const detail::Range p = c.piece;
+    if (!dual || p.size() == 0 || p.hi <= held.lo || held.hi <= p.lo) {
+      rest.push_back(held);
+      continue;
+    }
+    if (held.lo < p.lo) rest.push_back({held.lo, p.lo});
+    if (p.hi < held.hi) rest.push_back({p.hi, held.hi});
+  }
+  return rest;
+}
+
+// Whether an operation of the last stage writes my receive buffer too:
+// the ranges of my piece, when dual.
+bool writes_out(const detail::CyclicSchedule& c, bool dual, std::size_t j, const detail::Range& r) {
+  return dual && j + 1 == c.rs.size() && c.piece.lo <= r.lo && r.hi <= c.piece.hi;
+}
+
 double traffic(const detail::CyclicSchedule& c, const std::vector<detail::Range>& raw,
-               const std::vector<detail::Range>& copied, detail::Path path) {
+               const std::vector<detail::Range>& copied, detail::Path path, bool dual) {
   double t = 0;
   for (const detail::Range& r : path == detail::Path::copy_in ? copied : raw) t += 2.0 * static_cast<double>(r.size());
-  for (const auto& stage : c.rs)
-    for (const auto& op : stage) t += static_cast<double>(op.range.size()) * static_cast<double>(op.from.size() + 2);
+  for (std::size_t j = 0; j < c.rs.size(); ++j)
+    for (const auto& op : c.rs[j])
+      t += static_cast<double>(op.range.size()) *
+           static_cast<double>(op.from.size() + 2 + (writes_out(c, dual, j, op.range) ? 1 : 0));
   for (const auto& stage : c.ag_copies)
     for (const detail::Copy& x : stage) t += 2.0 * static_cast<double>(x.range.size());
-  for (const detail::Range& r : c.held_before_last) t += 2.0 * static_cast<double>(r.size());
+  for (const detail::Range& r : own_rest(c, dual)) t += 2.0 * static_cast<double>(r.size());
   return t;
 }
 
@@ -130,6 +159,8 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
   // reads too (not my own first-stage ranges: I sum those from my input).
   auto raw = std::make_shared<const std::vector<detail::Range>>(raw_reads(all, me, false, nodes));
   auto copied = std::make_shared<const std::vector<detail::Range>>(raw_reads(all, me, true, nodes));
+  const bool dual = !nodes && !c->rs.empty();
+  auto rest = std::make_shared<const std::vector<detail::Range>>(own_rest(*c, dual));
   // Who reads my input in stage 0: the ranks whose first-stage sources include me.
   std::vector<int> stage0_readers;
   for (int x = 0; x < q; ++x)
@@ -138,14 +169,14 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
       if (std::find(from.begin(), from.end(), me) != from.end()) stage0_readers.push_back(x);
     }
 
-  auto setup = [args, dom, inner, c, raw, copied, stage0_readers, q, me, elem,
+  auto setup = [args, dom, inner, c, raw, copied, rest, dual, stage0_readers, q, me, elem,
                 nodes](std::shared_ptr<detail::ShmSegment> seg) {
     std::shared_ptr<Plan> lane;
     if (nodes)
       lane = std::make_shared<Plan>(detail::inter_node_plan(inner, args, dom.lane, seg->data(me) + c->piece.lo,
                                                             static_cast<int>(c->piece.size() / elem)));
     const std::uint32_t before = 1 + static_cast<std::uint32_t>(c->rs.size()) + (nodes ? 1 : 0);
-    auto make = [args, seg, c, raw, copied, stage0_readers, lane, q, me, before](detail::Path path) {
+    auto make = [args, seg, c, raw, copied, rest, dual, stage0_readers, lane, q, me, before](detail::Path path) {
       const bool direct = path != detail::Path::copy_in;  // stage 0 reads the inputs where they are
       auto base = std::make_shared<std::uint32_t>(0);     // my counter when the call began
       auto w = std::make_shared<detail::Scratch>(q, path == detail::Path::cma);
@@ -167,13 +198,14 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
           first.back().insert(first.back().end(), op.from.begin(), op.from.end());
         }
       engine->phases.push_back(
-          {"reduce_scatter", [seg, c, base, w, first, args, direct, me](const detail::Call& call) {
+          {"reduce_scatter", [seg, c, base, w, first, args, direct, dual, me](const detail::Call& call) {
              char* mine = seg->data(me);
              for (std::size_t j = 0; j < c->rs.size(); ++j) {
                for (int m : c->rs_from[j]) seg->wait(m, *base + 1 + static_cast<std::uint32_t>(j));
                for (std::size_t i = 0; i < c->rs[j].size(); ++i) {
                  const auto& op = c->rs[j][i];
                  w->dsts.assign(1, mine);
+                 if (writes_out(*c, dual, j, op.range)) w->dsts.push_back(static_cast<char*>(call.recv));
                  if (j == 0 && direct) {
                    detail::sum_inputs(call, me, seg->peers().pids, first[i], op.range.lo, op.range.hi, *w, args);
                    continue;
@@ -191,9 +223,9 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
                                     lane->execute();
                                     seg->set();
                                   }});
-      engine->phases.push_back({"allgather", [seg, c, base, before, args](const detail::Call& call) {
-                                  detail::run_allgather(*seg, c->ag_from, c->ag_copies, c->held_before_last,
-                                                        *base + before, static_cast<char*>(call.recv), args.memory());
+      engine->phases.push_back({"allgather", [seg, c, rest, base, before, args](const detail::Call& call) {
+                                  detail::run_allgather(*seg, c->ag_from, c->ag_copies, *rest, *base + before,
+                                                        static_cast<char*>(call.recv), args.memory());
                                 }});
       if (direct)
         engine->phases.push_back({"complete", [seg, base, stage0_readers](const detail::Call&) {
@@ -205,7 +237,7 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
   };
   return detail::engine_plan(
       who, args, params, config.resolved, dom.comm, setup,
-      [c, raw, copied](detail::Path p) { return traffic(*c, *raw, *copied, p); },
+      [c, raw, copied, dual](detail::Path p) { return traffic(*c, *raw, *copied, p, dual); },
       q == 1 ? "one rank per " + dom.name + ": no peers to reach" : "");
 }
 
