@@ -275,9 +275,16 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
       report->add_setup(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
     ShmSegment& seg = engines->seg();
-    seg.exchange(describe(Call{send, recv}.in(), recv, bytes, seg.peers()), engines->all);
     Reach& r = engines->reach;
-    reach(engines->all, direct ? choose(engines->all, seg.peers(), requested) : Path::copy_in, r);
+    if (direct && requested != "copy-in") {
+      seg.exchange(describe(Call{send, recv}.in(), recv, bytes, seg.peers()), engines->all);
+      reach(engines->all, choose(engines->all, seg.peers(), requested), r);
+    } else {
+      // Copy-in (asked, or the only path): no rank reads or writes another's
+      // buffers, so there is nothing to publish or agree on, and the call
+      // costs what a persistent one does (no extra step and wait).
+      reach(engines->all, Path::copy_in, r);
+    }
     const Call call{send, recv, &r};
     for (const auto& phase : engines->get(r.path).phases) phase.run(call);
     if (*last != static_cast<int>(r.path)) {

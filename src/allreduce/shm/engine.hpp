@@ -12,7 +12,9 @@
 //               count, type, operation and parameters, and sets it up on
 //               the first call (lazily, inside that call); every call
 //               publishes its buffers in the segment and the domain agrees
-//               on the path for that call. The engines of every shape
+//               on the path for that call (not on the copy-in path, asked
+//               with --copy copy-in or the only one: no rank touches
+//               another's buffers there). The engines of every shape
 //               share one segment per domain communicator (its arena: the
 //               peers, found once, and a segment grown to the largest
 //               vector so far, doubling), so a new shape costs its
