@@ -121,6 +121,21 @@ const std::shared_ptr<ShmSegment>& segment_for(Arena& a, MPI_Comm dom, Cache& ca
   return a.seg;
 }
 
+// The path of a blocking call on `e`'s segment, into e.reach. Copy-in
+// (asked, or the only path): no rank reads or writes another's buffers, so
+// there is nothing to publish or agree on, and the call takes the steps of
+// a persistent one. Else every rank publishes its buffers and reads the
+// others' (one step and a wait on every rank of the domain).
+void decide_path(Engines& e, const void* in, const void* out, std::size_t bytes, const std::string& requested) {
+  if (requested == "copy-in") {
+    reach(e.all, Path::copy_in, e.reach);
+    return;
+  }
+  ShmSegment& seg = e.seg();
+  seg.exchange(describe(in, out, bytes, seg.peers()), e.all);
+  reach(e.all, choose(e.all, seg.peers(), requested), e.reach);
+}
+
 }  // namespace
 
 const Engine& Engines::get(Path p) {
@@ -276,15 +291,7 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
     }
     ShmSegment& seg = engines->seg();
     Reach& r = engines->reach;
-    if (direct && requested != "copy-in") {
-      seg.exchange(describe(Call{send, recv}.in(), recv, bytes, seg.peers()), engines->all);
-      reach(engines->all, choose(engines->all, seg.peers(), requested), r);
-    } else {
-      // Copy-in (asked, or the only path): no rank reads or writes another's
-      // buffers, so there is nothing to publish or agree on, and the call
-      // costs what a persistent one does (no extra step and wait).
-      reach(engines->all, Path::copy_in, r);
-    }
+    decide_path(*engines, Call{send, recv}.in(), recv, bytes, direct ? requested : "copy-in");
     const Call call{send, recv, &r};
     for (const auto& phase : engines->get(r.path).phases) phase.run(call);
     if (*last != static_cast<int>(r.path)) {
