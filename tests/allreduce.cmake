@@ -353,19 +353,21 @@ mcb_mpi_test(allreduce_copy_100_calls 7 --expect-ranks --expect-rows 24
 list(APPEND CMA_TESTS allreduce_copy_100_calls)
 # Registered on even ranks only: auto falls back (cma where the kernel copy
 # measured as fast as a memcpy, else copy-in); the memory traffic of each
-# path from its schedule at 2 ranks, 4000 B: 2n registered (push), 4n
-# copy-in (-f: Traffic(B)).
+# path from its schedule at 2 ranks, 4000 B: 2n registered (push), 4n plus
+# the piece (2016 B) copy-in, which spreads its piece into the peer's
+# region (shm.hpp: spread_piece) (-f: Traffic(B)).
 mcb_mpi_test(allreduce_mixed_p5 5 --expect-ranks --expect-rows 30 --expect-stdout "copy=(cma|copy-in)"
              --expect-stdout "buffers: mixed" -- ${AR} ${SHM_COPY_CHECK} --buffers mixed)
 mcb_mpi_test(allreduce_traffic_p2 2 --expect-ranks --expect-rows 3 --expect-stdout " 8064 +[0-9.]+ +pass"
-             --expect-stdout " 16000 +[0-9.]+ +pass"
+             --expect-stdout " 18016 +[0-9.]+ +pass"
              -- ${AR} -c -f -m 4000:4000 -i 2 -x 1 --algorithm shm_recursive_exchange --buffers registered
              --copy registered,cma,copy-in)
 list(APPEND CMA_TESTS allreduce_traffic_p2)
 # The cyclic shift's copy-in at 2 ranks: half copied in, my piece summed
-# from my input and written to my region and receive buffer at once, the
-# other half copied out: 4n, as the recursive exchange.
-mcb_mpi_test(allreduce_traffic_cyclic_p2 2 --expect-ranks --expect-rows 1 --expect-stdout " 16000 +[0-9.]+ +pass"
+# from my input into my receive buffer and spread into the peer's region,
+# the other half copied out of my region: 4n plus the piece, as the
+# recursive exchange.
+mcb_mpi_test(allreduce_traffic_cyclic_p2 2 --expect-ranks --expect-rows 1 --expect-stdout " 18016 +[0-9.]+ +pass"
              -- ${AR} -c -f -m 4000:4000 -i 2 -x 1 --algorithm shm_cyclic_shift --copy copy-in)
 # A kernel that refuses cross-memory attach (a preloaded shim: EPERM for
 # mcb's calls, not the MPI's): auto copies in and says why at -v; a forced

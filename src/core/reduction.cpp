@@ -27,7 +27,7 @@ using kernel_ops::Sum;
 // The last pass of a chunk: dsts[d][i] = acc[i] op in[i] for every
 // destination, one loop per destination count that the compiler vectorizes.
 template <class T, class Op, int ND>
-void finish(T* const* dsts, int base, const T* acc, const T* in, int len) {
+[[gnu::always_inline]] inline void finish(T* const* dsts, int base, const T* acc, const T* in, int len) {
   for (int i = 0; i < len; ++i) {
     const T v = Op::apply(acc[i], in[i]);
     for (int d = 0; d < ND; ++d) dsts[d][base + i] = v;
@@ -35,7 +35,7 @@ void finish(T* const* dsts, int base, const T* acc, const T* in, int len) {
 }
 
 template <class T, class Op>
-void many(void* const* dsts, int nd, const void* const* srcs, int k, int n) {
+[[gnu::always_inline]] inline void many(void* const* dsts, int nd, const void* const* srcs, int k, int n) {
   constexpr int kChunk = 1024;  // elements: 1-8 KiB, stays in L1
   T acc[kChunk];
   T* out[2] = {static_cast<T*>(dsts[0]), nd > 1 ? static_cast<T*>(dsts[1]) : nullptr};
@@ -76,24 +76,53 @@ void many(void* const* dsts, int nd, const void* const* srcs, int k, int n) {
 
 using Kernel = void (*)(void* const*, int, const void* const*, int, int);
 
+// The kernels, compiled for the build's baseline (x86-64: SSE2) and, on
+// x86-64, for AVX2 too, taken where the CPU has it: the same loops, the same
+// operation per element in the same order, twice the vector width. At 2
+// bound ranks the copy-in shared-memory allreduce's sum is most of a call up
+// to a few hundred KiB (issue 48; docs/allreduce.md).
+template <class T, class Op>
+void many_baseline(void* const* dsts, int nd, const void* const* srcs, int k, int n) {
+  many<T, Op>(dsts, nd, srcs, k, n);
+}
+#if defined(__x86_64__) && defined(__GNUC__)
+template <class T, class Op>
+[[gnu::target("avx2")]] void many_avx2(void* const* dsts, int nd, const void* const* srcs, int k, int n) {
+  many<T, Op>(dsts, nd, srcs, k, n);
+}
+bool has_avx2() {
+  static const bool yes = __builtin_cpu_supports("avx2");
+  return yes;
+}
+template <class T, class Op>
+Kernel many_for_cpu() {
+  return has_avx2() ? many_avx2<T, Op> : many_baseline<T, Op>;
+}
+#else
+template <class T, class Op>
+Kernel many_for_cpu() {
+  return many_baseline<T, Op>;
+}
+#endif
+
 template <class T>
 Kernel kernel_of(ReduceOp op) {
   switch (op) {
     case ReduceOp::sum:
-      return many<T, Sum>;
+      return many_for_cpu<T, Sum>();
     case ReduceOp::prod:
-      return many<T, Prod>;
+      return many_for_cpu<T, Prod>();
     case ReduceOp::min:
-      return many<T, Min>;
+      return many_for_cpu<T, Min>();
     case ReduceOp::max:
-      return many<T, Max>;
+      return many_for_cpu<T, Max>();
     default:
       break;
   }
   if constexpr (std::is_integral_v<T>) {
-    if (op == ReduceOp::band) return many<T, Band>;
-    if (op == ReduceOp::bor) return many<T, Bor>;
-    if (op == ReduceOp::bxor) return many<T, Bxor>;
+    if (op == ReduceOp::band) return many_for_cpu<T, Band>();
+    if (op == ReduceOp::bor) return many_for_cpu<T, Bor>();
+    if (op == ReduceOp::bxor) return many_for_cpu<T, Bxor>();
   }
   return nullptr;
 }

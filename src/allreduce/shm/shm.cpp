@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <new>
 
 #include "mcb/allreduce.hpp"
@@ -26,6 +27,21 @@ static_assert(sizeof(Descriptor) <= kSlot, "a descriptor must fit its slot");
 
 namespace {
 std::atomic<long> segments_held{0};  // ShmSegments alive in this process
+
+// Whether the ranks of `node` are more than the CPUs they may run on
+// together (the union of their affinity masks): then a waiting rank must
+// give up its core soon, as the rank it waits for may need it.
+bool oversubscribed(MPI_Comm node, int ranks) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return true;  // unknown: assume the worst
+  constexpr int kWords = static_cast<int>(sizeof set / sizeof(unsigned long));
+  unsigned long words[kWords];
+  std::memcpy(words, &set, sizeof set);
+  MPI_Allreduce(MPI_IN_PLACE, words, kWords, MPI_UNSIGNED_LONG, MPI_BOR, node);
+  std::memcpy(&set, words, sizeof set);
+  return CPU_COUNT(&set) < ranks;
+}
 }  // namespace
 
 ShmSegment::ShmSegment(MPI_Comm node, std::size_t bytes, Peers peers) : peers_(std::move(peers)) {
@@ -52,6 +68,7 @@ ShmSegment::ShmSegment(MPI_Comm node, std::size_t bytes, Peers peers) : peers_(s
     data_[static_cast<std::size_t>(q)] = base + kHeader;
   }
   new (flags_[static_cast<std::size_t>(rank_)]) std::atomic<std::uint32_t>(0);
+  spin_ = oversubscribed(node, size_) ? std::chrono::microseconds(2) : std::chrono::microseconds(200);
   ++segments_held;
   MPI_Barrier(node);  // every flag is zero before anyone waits on it
 }
@@ -87,11 +104,13 @@ void ShmSegment::exchange(const Descriptor& mine, std::vector<Descriptor>& all) 
 void ShmSegment::set() { flag(rank_).store(++counter_, std::memory_order_release); }
 
 void ShmSegment::wait(int q, std::uint32_t target) const {
-  // Spin for kSpin, then yield between checks: with more ranks than cores
-  // the partner needs the core to make progress. Yielding after a fixed 64
-  // spins instead cost a system call in most waits of a small allreduce on
-  // two bound ranks: 0.51 us against 0.18 us at 8 B, 2.8x.
-  constexpr auto kSpin = std::chrono::microseconds(2);
+  // Spin for spin_, then yield between checks: with more ranks than CPUs
+  // (spin_ 2 us) the partner needs the core to make progress. Yielding after
+  // a fixed 64 spins instead cost a system call in most waits of a small
+  // allreduce on two bound ranks: 0.51 us against 0.18 us at 8 B, 2.8x; and
+  // yielding after 2 us there still made the copy-in allreduce at 2 bound
+  // ranks 1.3-1.5x slower from 1 KiB to 256 KiB on a virtual machine, where
+  // a system call is expensive (issue 48): with a CPU each, spin 200 us.
   std::chrono::steady_clock::time_point start{};
   for (int spins = 0;; ++spins) {
     const std::uint32_t now = flag(q).load(std::memory_order_acquire);
@@ -100,14 +119,14 @@ void ShmSegment::wait(int q, std::uint32_t target) const {
     const auto t = std::chrono::steady_clock::now();
     if (spins == 63)
       start = t;
-    else if (t - start >= kSpin)
+    else if (t - start >= spin_)
       sched_yield();
   }
 }
 
 void run_allgather(ShmSegment& seg, const std::vector<std::vector<int>>& waits,
                    const std::vector<std::vector<Copy>>& copies, const std::vector<Range>& own_last,
-                   std::uint32_t first, char* out, const Memory& mem) {
+                   std::uint32_t first, char* out, const Memory& mem, bool spread) {
   const int me = seg.rank();
   auto copy_own = [&] {
     for (const Range& r : own_last) mem.copy(out + r.lo, seg.data(me) + r.lo, r.size());
@@ -118,9 +137,14 @@ void run_allgather(ShmSegment& seg, const std::vector<std::vector<int>>& waits,
     for (int m : waits[a]) seg.wait(m, first + static_cast<std::uint32_t>(a));
     if (last) copy_own();
     for (const Copy& c : copies[a])
-      mem.copy((last ? out : seg.data(me)) + c.range.lo, seg.data(c.from) + c.range.lo, c.range.size());
+      mem.copy((last ? out : seg.data(me)) + c.range.lo, seg.data(spread ? me : c.from) + c.range.lo, c.range.size());
     seg.set();
   }
+}
+
+void spread_piece(ShmSegment& seg, const char* piece, Range range, const Memory& mem) {
+  for (int q = 0; q < seg.size(); ++q)
+    if (q != seg.rank()) mem.copy(seg.data(q) + range.lo, piece, range.size());
 }
 
 namespace {

@@ -12,6 +12,7 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -68,7 +69,8 @@ class ShmSegment {
   std::size_t bytes_ = 0;
 
   std::uint32_t counter_ = 0;
-  std::uint32_t calls_ = 0;  // exchanges so far
+  std::uint32_t calls_ = 0;            // exchanges so far
+  std::chrono::microseconds spin_{2};  // how long wait() spins before it yields
   Peers peers_;
   std::vector<char*> data_;
   std::vector<std::atomic<std::uint32_t>*> flags_;
@@ -78,9 +80,24 @@ class ShmSegment {
 /// the ranks in waits[a] reach `first` + a, copies copies[a] from their
 /// regions into mine, or at the last stage into `out` together with my own
 /// ranges `own_last`, then sets my flag. With no stage, only `own_last`.
+/// `spread`: the ranks wrote their pieces into my region (spread_piece),
+/// so the one stage copies copies[0]'s ranges out of my own region.
 void run_allgather(ShmSegment& seg, const std::vector<std::vector<int>>& waits,
                    const std::vector<std::vector<Copy>>& copies, const std::vector<Range>& own_last,
-                   std::uint32_t first, char* out, const Memory& mem);
+                   std::uint32_t first, char* out, const Memory& mem, bool spread = false);
+
+/// Spread (one node, copy-in path, a single reduce_scatter stage and a
+/// single allgather stage, both over every rank, as with factors -Q,Q): the
+/// reduce_scatter sums my piece into my receive buffer, then writes it into
+/// every other rank's region at the same offsets (spread_piece), and the
+/// allgather copies the others' pieces out of my own region. Only I read
+/// the others' regions at my piece, so once I summed it I may overwrite it.
+/// Per rank it moves n/Q x 2(Q-1) bytes more than reading the pieces from
+/// their owners' regions, but each rank's writes of a call land in lines
+/// that only one other rank reads next, and no line of my own region at my
+/// piece is touched: on two bound ranks of an AMD EPYC (docs/allreduce.md,
+/// scripts/peers/shm_patterns.cpp) 0.35-0.38 against 0.93-0.96 ms at 4 MiB.
+void spread_piece(ShmSegment& seg, const char* piece, Range range, const Memory& mem);
 
 /// Where a shared-memory algorithm runs: a node, or with --region
 /// (numa, package, l3, size:K) each region of a node, one segment and one

@@ -118,23 +118,46 @@ std::vector<detail::Range> own_rest(const detail::CyclicSchedule& c, bool dual) 
   return rest;
 }
 
+// Whether the copy-in path may spread (shm.hpp's spread_piece): on one
+// node, every rank sums exactly its own piece in one stage from every
+// other rank and copies every other rank's piece in one allgather stage
+// (factors -Q,Q). The same answer on every rank: it looks at them all.
+bool spreads(const std::vector<detail::CyclicSchedule>& all, bool nodes) {
+  const std::size_t q = all.size();
+  if (nodes || q < 2) return false;
+  for (const detail::CyclicSchedule& c : all) {
+    if (c.rs.size() != 1 || c.rs[0].size() != 1 || c.rs_from[0].size() != q - 1 || c.ag_copies.size() != 1 ||
+        c.ag_from[0].size() != q - 1)
+      return false;
+    const detail::Range r = c.rs[0][0].range;
+    if (r.lo != c.piece.lo || r.hi != c.piece.hi) return false;
+    for (const detail::Copy& x : c.ag_copies[0]) {
+      const detail::Range p = all[static_cast<std::size_t>(x.from)].piece;
+      if (x.range.lo < p.lo || p.hi < x.range.hi) return false;
+    }
+  }
+  return true;
+}
+
 // Whether an operation of the last stage writes my receive buffer too:
-// the ranges of my piece, when dual.
+// the ranges of my piece, when dual (or spread).
 bool writes_out(const detail::CyclicSchedule& c, bool dual, std::size_t j, const detail::Range& r) {
   return dual && j + 1 == c.rs.size() && c.piece.lo <= r.lo && r.hi <= c.piece.hi;
 }
 
 double traffic(const detail::CyclicSchedule& c, const std::vector<detail::Range>& raw,
-               const std::vector<detail::Range>& copied, detail::Path path, bool dual) {
-  double t = 0;
+               const std::vector<detail::Range>& copied, detail::Path path, bool dual, bool spread) {
+  const bool spreading = spread && path == detail::Path::copy_in;
+  if (spreading) dual = false;
+  double t = spreading ? 2.0 * static_cast<double>(c.piece.size()) * static_cast<double>(c.ag_from[0].size()) : 0;
   for (const detail::Range& r : path == detail::Path::copy_in ? copied : raw) t += 2.0 * static_cast<double>(r.size());
   for (std::size_t j = 0; j < c.rs.size(); ++j)
     for (const auto& op : c.rs[j])
       t += static_cast<double>(op.range.size()) *
-           static_cast<double>(op.from.size() + 2 + (writes_out(c, dual, j, op.range) ? 1 : 0));
+           static_cast<double>(op.from.size() + (spreading ? 2 : 2 + (writes_out(c, dual, j, op.range) ? 1 : 0)));
   for (const auto& stage : c.ag_copies)
     for (const detail::Copy& x : stage) t += 2.0 * static_cast<double>(x.range.size());
-  for (const detail::Range& r : own_rest(c, dual)) t += 2.0 * static_cast<double>(r.size());
+  for (const detail::Range& r : own_rest(c, dual || spreading)) t += 2.0 * static_cast<double>(r.size());
   return t;
 }
 
@@ -160,6 +183,7 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
   auto raw = std::make_shared<const std::vector<detail::Range>>(raw_reads(all, me, false, nodes));
   auto copied = std::make_shared<const std::vector<detail::Range>>(raw_reads(all, me, true, nodes));
   const bool dual = !nodes && !c->rs.empty();
+  const bool spread = spreads(all, nodes);  // on the copy-in path
   auto rest = std::make_shared<const std::vector<detail::Range>>(own_rest(*c, dual));
   // Who reads my input in stage 0: the ranks whose first-stage sources include me.
   std::vector<int> stage0_readers;
@@ -169,16 +193,18 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
       if (std::find(from.begin(), from.end(), me) != from.end()) stage0_readers.push_back(x);
     }
 
-  auto setup = [args, dom, inner, c, raw, copied, rest, dual, stage0_readers, q, me, elem,
+  auto setup = [args, dom, inner, c, raw, copied, rest, dual, spread, stage0_readers, q, me, elem,
                 nodes](std::shared_ptr<detail::ShmSegment> seg) {
     std::shared_ptr<Plan> lane;
     if (nodes)
       lane = std::make_shared<Plan>(detail::inter_node_plan(inner, args, dom.lane, seg->data(me) + c->piece.lo,
                                                             static_cast<int>(c->piece.size() / elem)));
     const std::uint32_t before = 1 + static_cast<std::uint32_t>(c->rs.size()) + (nodes ? 1 : 0);
-    auto make = [args, seg, c, raw, copied, rest, dual, stage0_readers, lane, q, me, before](detail::Path path) {
+    auto make = [args, seg, c, raw, copied, rest, dual, stage0_readers, lane, q, me, before,
+                 spread_any = spread](detail::Path path) {
       const bool direct = path != detail::Path::copy_in;  // stage 0 reads the inputs where they are
-      auto base = std::make_shared<std::uint32_t>(0);     // my counter when the call began
+      const bool spread = spread_any && !direct;
+      auto base = std::make_shared<std::uint32_t>(0);  // my counter when the call began
       auto w = std::make_shared<detail::Scratch>(q, path == detail::Path::cma);
       auto engine = std::make_shared<detail::Engine>();
       auto ranges = direct ? raw : copied;
@@ -198,14 +224,14 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
           first.back().insert(first.back().end(), op.from.begin(), op.from.end());
         }
       engine->phases.push_back(
-          {"reduce_scatter", [seg, c, base, w, first, args, direct, dual, me](const detail::Call& call) {
+          {"reduce_scatter", [seg, c, base, w, first, args, direct, dual, spread, me](const detail::Call& call) {
              char* mine = seg->data(me);
              for (std::size_t j = 0; j < c->rs.size(); ++j) {
                for (int m : c->rs_from[j]) seg->wait(m, *base + 1 + static_cast<std::uint32_t>(j));
                for (std::size_t i = 0; i < c->rs[j].size(); ++i) {
                  const auto& op = c->rs[j][i];
-                 w->dsts.assign(1, mine);
-                 if (writes_out(*c, dual, j, op.range)) w->dsts.push_back(static_cast<char*>(call.recv));
+                 w->dsts.assign(1, spread ? static_cast<char*>(call.recv) : mine);
+                 if (!spread && writes_out(*c, dual, j, op.range)) w->dsts.push_back(static_cast<char*>(call.recv));
                  if (j == 0 && direct) {
                    detail::sum_inputs(call, me, seg->peers().pids, first[i], op.range.lo, op.range.hi, *w, args);
                    continue;
@@ -214,6 +240,8 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
                  w->srcs[static_cast<std::size_t>(k++)] = (j == 0 ? call.in() : mine) + op.range.lo;
                  for (int m : op.from) w->srcs[static_cast<std::size_t>(k++)] = seg->data(m) + op.range.lo;
                  detail::sum_to(*w, k, op.range.lo, op.range.size(), args);
+                 if (spread)
+                   detail::spread_piece(*seg, static_cast<char*>(call.recv) + op.range.lo, op.range, args.memory());
                }
                seg->set();
              }
@@ -223,9 +251,9 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
                                     lane->execute();
                                     seg->set();
                                   }});
-      engine->phases.push_back({"allgather", [seg, c, rest, base, before, args](const detail::Call& call) {
+      engine->phases.push_back({"allgather", [seg, c, rest, base, before, args, spread](const detail::Call& call) {
                                   detail::run_allgather(*seg, c->ag_from, c->ag_copies, *rest, *base + before,
-                                                        static_cast<char*>(call.recv), args.memory());
+                                                        static_cast<char*>(call.recv), args.memory(), spread);
                                 }});
       if (direct)
         engine->phases.push_back({"complete", [seg, base, stage0_readers](const detail::Call&) {
@@ -237,7 +265,7 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
   };
   return detail::engine_plan(
       who, args, params, config.resolved, dom.comm, setup,
-      [c, raw, copied, dual](detail::Path p) { return traffic(*c, *raw, *copied, p, dual); },
+      [c, raw, copied, dual, spread](detail::Path p) { return traffic(*c, *raw, *copied, p, dual, spread); },
       q == 1 ? "one rank per " + dom.name + ": no peers to reach" : "");
 }
 

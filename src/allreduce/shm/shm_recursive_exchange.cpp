@@ -46,6 +46,7 @@ namespace {
 // What one call moves on `path` for schedule s (see the file comment).
 struct Shape {
   bool push = false;                // registered: the last stage writes every receive buffer
+  bool spread = false;              // copy-in, -Q,Q: my receive buffer, then the others' regions (shm.hpp)
   bool dual = false;                // the last stage writes my region and my receive buffer
   std::vector<detail::Range> rest;  // what the allgather copies of my own region at the end
 };
@@ -54,10 +55,12 @@ Shape shape(const detail::ShmSchedule& s, detail::Path path, int q, bool nodes) 
   Shape h;
   h.push = path == detail::Path::registered && !nodes && s.ag_copies.size() == 1 &&
            static_cast<int>(s.ag_members[0].size()) == q - 1 && !s.rs_range.empty();
-  h.dual = !h.push && !nodes && !s.rs_range.empty() && !s.ag_copies.empty();
+  h.spread = path == detail::Path::copy_in && !nodes && s.rs_range.size() == 1 && s.ag_copies.size() == 1 &&
+             static_cast<int>(s.rs_members[0].size()) == q - 1 && static_cast<int>(s.ag_members[0].size()) == q - 1;
+  h.dual = !h.push && !h.spread && !nodes && !s.rs_range.empty() && !s.ag_copies.empty();
   for (const detail::Range& held : s.held_before_last) {
     const detail::Range p = s.piece;
-    if (!h.dual || p.size() == 0 || p.hi <= held.lo || held.hi <= p.lo) {
+    if (!(h.dual || h.spread) || p.size() == 0 || p.hi <= held.lo || held.hi <= p.lo) {
       h.rest.push_back(held);
       continue;
     }
@@ -76,6 +79,7 @@ double traffic(const detail::ShmSchedule& s, detail::Path path, int q, bool node
     const bool last = j + 1 == s.rs_range.size();
     const double writes = last && h.push ? q : last && h.dual ? 2 : 1;
     t += static_cast<double>(s.rs_range[j].size()) * (static_cast<double>(s.rs_members[j].size() + 1) + writes);
+    if (last && h.spread) t += 2.0 * static_cast<double>(s.rs_range[j].size()) * (q - 1);
   }
   if (h.push) return t;
   for (const auto& stage : s.ag_copies)
@@ -109,8 +113,8 @@ detail::Engine::Phase reduce_scatter_phase(std::shared_ptr<detail::ShmSegment> s
                   w->dsts.push_back(x == me ? static_cast<char*>(c.recv) : c.reach->out[static_cast<std::size_t>(x)]);
                 }
               } else {
-                w->dsts.push_back(mine);
-                if (last && h.dual) w->dsts.push_back(static_cast<char*>(c.recv));
+                if (!(last && h.spread)) w->dsts.push_back(mine);
+                if (last && (h.dual || h.spread)) w->dsts.push_back(static_cast<char*>(c.recv));
               }
               if (j == 0 && direct) {
                 detail::sum_inputs(c, me, seg->peers().pids, first, r.lo, r.hi, *w, args);
@@ -120,6 +124,7 @@ detail::Engine::Phase reduce_scatter_phase(std::shared_ptr<detail::ShmSegment> s
                 for (int m : s->rs_members[j]) w->srcs[static_cast<std::size_t>(k++)] = seg->data(m) + r.lo;
                 detail::sum_to(*w, k, r.lo, r.size(), args);
               }
+              if (last && h.spread) detail::spread_piece(*seg, static_cast<char*>(c.recv) + r.lo, r, args.memory());
               seg->set();
             }
           }};
@@ -176,7 +181,7 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
       if (!h.push)
         engine->phases.push_back({"allgather", [seg, s, base, before, args, h](const detail::Call& c) {
                                     detail::run_allgather(*seg, s->ag_members, s->ag_copies, h.rest, *base + before,
-                                                          static_cast<char*>(c.recv), args.memory());
+                                                          static_cast<char*>(c.recv), args.memory(), h.spread);
                                   }});
       if (direct) {
         // push: every rank wrote my receive buffer in its last stage; else
