@@ -161,6 +161,45 @@ double traffic(const detail::CyclicSchedule& c, const std::vector<detail::Range>
   return t;
 }
 
+// The reduce_scatter stages: per stage, wait for its sources, then each
+// operation sums its range (stage 0 from the inputs where they are, on a
+// direct path) into my region, or with `spread` into my receive buffer and
+// the others' regions.
+detail::Engine::Phase reduce_scatter_phase(std::shared_ptr<detail::ShmSegment> seg,
+                                           std::shared_ptr<const detail::CyclicSchedule> c,
+                                           std::shared_ptr<std::uint32_t> base, std::shared_ptr<detail::Scratch> w,
+                                           CollArgs args, bool direct, bool dual, bool spread, int me) {
+  // Per first-stage operation, the ranks whose inputs it sums: me, then its sources.
+  std::vector<std::vector<int>> first;
+  if (!c->rs.empty())
+    for (const auto& op : c->rs[0]) {
+      first.push_back({me});
+      first.back().insert(first.back().end(), op.from.begin(), op.from.end());
+    }
+  return {"reduce_scatter", [seg, c, base, w, first, args, direct, dual, spread, me](const detail::Call& call) {
+            char* mine = seg->data(me);
+            for (std::size_t j = 0; j < c->rs.size(); ++j) {
+              for (int m : c->rs_from[j]) seg->wait(m, *base + 1 + static_cast<std::uint32_t>(j));
+              for (std::size_t i = 0; i < c->rs[j].size(); ++i) {
+                const auto& op = c->rs[j][i];
+                w->dsts.assign(1, spread ? static_cast<char*>(call.recv) : mine);
+                if (!spread && writes_out(*c, dual, j, op.range)) w->dsts.push_back(static_cast<char*>(call.recv));
+                if (j == 0 && direct) {
+                  detail::sum_inputs(call, me, seg->peers().pids, first[i], op.range.lo, op.range.hi, *w, args);
+                  continue;
+                }
+                int k = 0;
+                w->srcs[static_cast<std::size_t>(k++)] = (j == 0 ? call.in() : mine) + op.range.lo;
+                for (int m : op.from) w->srcs[static_cast<std::size_t>(k++)] = seg->data(m) + op.range.lo;
+                detail::sum_to(*w, k, op.range.lo, op.range.size(), args);
+                if (spread)
+                  detail::spread_piece(*seg, static_cast<char*>(call.recv) + op.range.lo, op.range, args.memory());
+              }
+              seg->set();
+            }
+          }};
+}
+
 }  // namespace
 
 Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& params) {
@@ -216,36 +255,7 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
                                     args.memory().copy(mine + r.lo, call.in() + r.lo, r.size());
                                   seg->set();
                                 }});
-      // Per first-stage operation, the ranks whose inputs it sums: me, then its sources.
-      std::vector<std::vector<int>> first;
-      if (!c->rs.empty())
-        for (const auto& op : c->rs[0]) {
-          first.push_back({me});
-          first.back().insert(first.back().end(), op.from.begin(), op.from.end());
-        }
-      engine->phases.push_back(
-          {"reduce_scatter", [seg, c, base, w, first, args, direct, dual, spread, me](const detail::Call& call) {
-             char* mine = seg->data(me);
-             for (std::size_t j = 0; j < c->rs.size(); ++j) {
-               for (int m : c->rs_from[j]) seg->wait(m, *base + 1 + static_cast<std::uint32_t>(j));
-               for (std::size_t i = 0; i < c->rs[j].size(); ++i) {
-                 const auto& op = c->rs[j][i];
-                 w->dsts.assign(1, spread ? static_cast<char*>(call.recv) : mine);
-                 if (!spread && writes_out(*c, dual, j, op.range)) w->dsts.push_back(static_cast<char*>(call.recv));
-                 if (j == 0 && direct) {
-                   detail::sum_inputs(call, me, seg->peers().pids, first[i], op.range.lo, op.range.hi, *w, args);
-                   continue;
-                 }
-                 int k = 0;
-                 w->srcs[static_cast<std::size_t>(k++)] = (j == 0 ? call.in() : mine) + op.range.lo;
-                 for (int m : op.from) w->srcs[static_cast<std::size_t>(k++)] = seg->data(m) + op.range.lo;
-                 detail::sum_to(*w, k, op.range.lo, op.range.size(), args);
-                 if (spread)
-                   detail::spread_piece(*seg, static_cast<char*>(call.recv) + op.range.lo, op.range, args.memory());
-               }
-               seg->set();
-             }
-           }});
+      engine->phases.push_back(reduce_scatter_phase(seg, c, base, w, args, direct, dual, spread, me));
       if (lane)
         engine->phases.push_back({"inter_node", [seg, lane](const detail::Call&) {
                                     lane->execute();
