@@ -369,6 +369,14 @@ list(APPEND CMA_TESTS allreduce_traffic_p2)
 # recursive exchange.
 mcb_mpi_test(allreduce_traffic_cyclic_p2 2 --expect-ranks --expect-rows 1 --expect-stdout " 18016 +[0-9.]+ +pass"
              -- ${AR} -c -f -m 4000:4000 -i 2 -x 1 --algorithm shm_cyclic_shift --copy copy-in)
+# The spread (shm.hpp: spread_piece; one node, factors -Q,Q, copy-in) at an
+# odd count and, in place, at a composite one, persistent and blocking.
+mcb_mpi_test(allreduce_spread_p5 5 --expect-ranks --expect-rows 20
+             -- ${AR} -c -m 4,28,64,4000,400000 -i 3 -x 1 --algorithm shm_recursive_exchange,shm_cyclic_shift
+             --copy copy-in --interface persistent,blocking)
+mcb_mpi_test(allreduce_spread_p6_in_place 6 --expect-ranks --expect-rows 20
+             -- ${AR} -c -m 4,28,64,4000,400000 -i 3 -x 1 --algorithm shm_recursive_exchange,shm_cyclic_shift
+             --copy copy-in --interface persistent,blocking --in-place)
 # A kernel that refuses cross-memory attach (a preloaded shim: EPERM for
 # mcb's calls, not the MPI's): auto copies in and says why at -v; a forced
 # cma is refused with the kernel's reason.
