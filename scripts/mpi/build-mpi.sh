@@ -8,6 +8,12 @@
 #   mpich-4.2.1     MPICH 4.2.1 (trixie's mpich 4.3.0+really4.2.1-1): the
 #                   release tarball, configured as Debian builds its
 #                   MPICH (ch4:ucx over Debian's UCX, Debian's hwloc)
+#   mpich-4.2.1-ofi the same release with MPICH's default device, ch4:ofi
+#                   over Debian's libfabric, and its own datatype engine
+#                   (yaksa): the one with CH4's POSIX shared-memory module,
+#                   so with the release_gather collectives that
+#                   scripts/peers/mpi_shm.py compares mcb with (ch4:ucx
+#                   builds none: "ucx can only choose direct netmod")
 #   openmpi-4.1.4   Debian 12's own Open MPI 4.1.4 (bookworm's openmpi
 #                   4.1.4-3, with Debian's patches, as the system's)
 #   openmpi-cuda    openmpi-4.1.4 --with-cuda (what the GPU bundle carries,
@@ -27,10 +33,10 @@
 set -euo pipefail
 me=build-mpi
 die2() { echo "$me: $*" >&2; exit 2; }
-[[ $# -ge 1 ]] || die2 "usage: build-mpi.sh openmpi-5.0.7|mpich-4.2.1|openmpi-4.1.4|openmpi-cuda [PREFIX] [--with-cuda[=DIR]]"
+[[ $# -ge 1 ]] || die2 "usage: build-mpi.sh openmpi-5.0.7|mpich-4.2.1|mpich-4.2.1-ofi|openmpi-4.1.4|openmpi-cuda [PREFIX] [--with-cuda[=DIR]]"
 name=$1
 shift
-prefix="" cuda=""
+prefix="" cuda="" device=""
 for a in "$@"; do
   case $a in
   --with-cuda) cuda=${CUDA_HOME:-/usr/local/cuda} ;;
@@ -42,12 +48,13 @@ done
 case $name in
 openmpi-5.0.7) pkg=openmpi debver=5.0.7-1 suite=trixie version=5.0.7 patched=no ;;
 mpich-4.2.1) pkg=mpich debver=4.3.0+really4.2.1-1 suite=trixie version=4.2.1 patched=no ;;
+mpich-4.2.1-ofi) pkg=mpich debver=4.3.0+really4.2.1-1 suite=trixie version=4.2.1 patched=no device=ofi ;;
 openmpi-4.1.4) pkg=openmpi debver=4.1.4-3 suite=bookworm version=4.1.4 patched=yes ;;
 openmpi-cuda)
   pkg=openmpi debver=4.1.4-3 suite=bookworm version=4.1.4 patched=yes
   cuda=${cuda:-${CUDA_HOME:-/usr/local/cuda}}
   ;;
-*) die2 "unknown MPI '$name' (known: openmpi-5.0.7, mpich-4.2.1, openmpi-4.1.4, openmpi-cuda)" ;;
+*) die2 "unknown MPI '$name' (known: openmpi-5.0.7, mpich-4.2.1, mpich-4.2.1-ofi, openmpi-4.1.4, openmpi-cuda)" ;;
 esac
 [[ -z $cuda || $pkg == openmpi ]] || die2 "--with-cuda is for Open MPI only (MPICH's CUDA support needs its own build of yaksa)"
 if [[ -z $prefix ]]; then
@@ -68,7 +75,8 @@ built() {
     [[ -z $cuda ]] || "$prefix/bin/ompi_info" --parsable --all 2>/dev/null |
       grep -q 'mpi_built_with_cuda_support:value:true'
   else
-    [[ -x $prefix/bin/mpichversion ]] && "$prefix/bin/mpichversion" 2>/dev/null | grep -q "MPICH Version:[[:space:]]*$version\$"
+    [[ -x $prefix/bin/mpichversion ]] && "$prefix/bin/mpichversion" 2>/dev/null | grep -q "MPICH Version:[[:space:]]*$version\$" &&
+      "$prefix/bin/mpichversion" 2>/dev/null | grep -q "MPICH Device:[[:space:]]*ch4:${device:-ucx}"
   fi
 }
 if built; then
@@ -160,20 +168,33 @@ else
   # Debian's libamdhip64, which mcb's HIP backend installs, and then every
   # MPI_Init on a machine without an AMD GPU fails in MPII_init_gpu
   # "gpu_init failed" unless MPIR_CVAR_ENABLE_GPU=0: docs/mpi-versions.md.)
-  for dev in libucx-dev libhwloc-dev; do
+  # mpich-4.2.1-ofi: ch4:ofi over Debian's libfabric, with MPICH's own
+  # datatype engine (yaksa): the ofi netmod calls MPIR_Typerep_test, which
+  # only yaksa defines (with dataloop libmpi.so keeps an undefined symbol).
+  devpkg=libucx-dev devconf=(--with-device=ch4:ucx --with-ucx=/usr --with-datatype-engine=dataloop)
+  [[ ${device:-ucx} == ofi ]] && devpkg=libfabric-dev devconf=(--with-device=ch4:ofi --with-libfabric=/usr)
+  for dev in $devpkg libhwloc-dev; do
     dpkg-query -W -f='${Status}' $dev 2>/dev/null | grep -q 'install ok installed' ||
       DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends $dev >/dev/null ||
       die2 "$dev is missing and could not be installed"
   done
-  conf=(--prefix="$prefix" --with-device=ch4:ucx --with-ucx=/usr --with-hwloc=/usr --with-pm=hydra
-    --with-datatype-engine=dataloop --without-cuda --without-hip --without-ze --disable-fortran --disable-doc
-    --enable-fast=O2)
+  conf=(--prefix="$prefix" "${devconf[@]}" --with-hwloc=/usr --with-pm=hydra
+    --without-cuda --without-hip --without-ze --disable-fortran --disable-doc --enable-fast=O2)
 fi
 echo "$me: $name from $origin into $prefix${cuda:+ with CUDA from $cuda}, $jobs jobs"
 # Configured once per option list (a build cut short resumes at make).
 if [[ ! -f config.status || "$(cat .mcb-configured 2>/dev/null)" != "${conf[*]}" ]]; then
   rm -f .mcb-configured
   ./configure "${conf[@]}" >"$work/$name-configure.log" 2>&1 || { tail -n 30 "$work/$name-configure.log"; exit 1; }
+  if [[ ${device:-} == ofi ]]; then
+    # Debian's libfabric.pc lists its static library's dependencies in
+    # Libs.private (-lpsm_infinipath -lpsm2 -lrdmacm -libverbs -lefa) and
+    # MPICH's configure puts them on every link line; without their -dev
+    # packages libmpi.so does not link. The shared libfabric.so carries its
+    # own dependencies: drop them.
+    grep -rl --include=Makefile --include='*.pc' -e '-lpsm_infinipath' -e '-lpsm2' . |
+      xargs -r sed -i -E 's/ -l(psm_infinipath|psm2|rdmacm|ibverbs|efa)\b//g'
+  fi
   echo "${conf[*]}" >.mcb-configured
 fi
 make -j "$jobs" >"$work/$name-make.log" 2>&1 || { tail -n 40 "$work/$name-make.log"; exit 1; }

@@ -22,9 +22,17 @@
  * (coll_tuned_allgather_algorithm 7); a function the running Open MPI lacks
  * (Sparbit under 4.1) is never called, so it is never looked up.
  *
- * Signatures: coll_base_functions.h of Open MPI 4.1 and 5.0, the same (int
- * counts; opaque pointers here). Not for a timed run's result: every call
- * pays a lookup in a small table. */
+ * The peers of scripts/peers/mpi_shm.py too (issue 48): the entry points
+ * of coll/sm's allreduce, reduce and bcast, HAN's own algorithms for them
+ * and coll/tuned's decision functions (what runs when neither module takes
+ * the call). Open MPI 5 builds those components into libmpi.so with default
+ * visibility and a module stores their addresses through libmpi's GOT
+ * (R_X86_64_GLOB_DAT), so the preloaded definitions are what a communicator
+ * calls; under 4.1 (plugins) they are not interposed and never recorded.
+ *
+ * Signatures: coll_base_functions.h and coll.h of Open MPI 4.1 and 5.0, the
+ * same (int counts; opaque pointers here). Not for a timed run's result:
+ * every call pays a lookup in a small table. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
@@ -33,7 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { kMaxEntries = 512 };
+enum { kMaxEntries = 1024 };
 
 struct entry {
   const char *function;
@@ -117,6 +125,26 @@ __attribute__((destructor)) static void write_trace(void) {
     return real(sbuf, rbuf, count, dtype, op, comm, module);                                           \
   }
 
+/* reduce: (sbuf, rbuf, count, dtype, op, root, comm, module) */
+#define TRACE_REDUCE(name)                                                                                       \
+  int name(const void *sbuf, void *rbuf, int count, void *dtype, void *op, int root, void *comm, void *module) { \
+    typedef int (*fn)(const void *, void *, int, void *, void *, int, void *, void *);                           \
+    static fn real;                                                                                              \
+    if (!real) real = (fn)next(#name);                                                                           \
+    record(#name, count, dtype);                                                                                 \
+    return real(sbuf, rbuf, count, dtype, op, root, comm, module);                                               \
+  }
+
+/* bcast: (buf, count, dtype, root, comm, module) */
+#define TRACE_BCAST(name)                                                           \
+  int name(void *buf, int count, void *dtype, int root, void *comm, void *module) { \
+    typedef int (*fn)(void *, int, void *, int, void *, void *);                    \
+    static fn real;                                                                 \
+    if (!real) real = (fn)next(#name);                                              \
+    record(#name, count, dtype);                                                    \
+    return real(buf, count, dtype, root, comm, module);                             \
+  }
+
 TRACE_BLOCKS(ompi_coll_base_alltoall_intra_basic_linear)
 TRACE_BLOCKS(ompi_coll_base_alltoall_intra_pairwise)
 TRACE_BLOCKS(ompi_coll_base_alltoall_intra_bruck)
@@ -133,6 +161,24 @@ TRACE_ALLREDUCE(ompi_coll_base_allreduce_intra_nonoverlapping)
 TRACE_ALLREDUCE(ompi_coll_base_allreduce_intra_recursivedoubling)
 TRACE_ALLREDUCE(ompi_coll_base_allreduce_intra_ring)
 TRACE_ALLREDUCE(ompi_coll_base_allreduce_intra_redscat_allgather)
+/* mpi_shm.py's peers (Open MPI 5): coll/sm, HAN, coll/tuned's decisions. */
+TRACE_ALLREDUCE(mca_coll_sm_allreduce_intra)
+TRACE_REDUCE(mca_coll_sm_reduce_intra)
+TRACE_BCAST(mca_coll_sm_bcast_intra)
+TRACE_ALLREDUCE(mca_coll_han_allreduce_intra)
+TRACE_ALLREDUCE(mca_coll_han_allreduce_intra_simple)
+TRACE_ALLREDUCE(mca_coll_han_allreduce_reproducible)
+TRACE_REDUCE(mca_coll_han_reduce_intra)
+TRACE_REDUCE(mca_coll_han_reduce_intra_simple)
+TRACE_REDUCE(mca_coll_han_reduce_reproducible)
+TRACE_BCAST(mca_coll_han_bcast_intra)
+TRACE_BCAST(mca_coll_han_bcast_intra_simple)
+TRACE_ALLREDUCE(ompi_coll_tuned_allreduce_intra_dec_fixed)
+TRACE_ALLREDUCE(ompi_coll_tuned_allreduce_intra_dec_dynamic)
+TRACE_REDUCE(ompi_coll_tuned_reduce_intra_dec_fixed)
+TRACE_REDUCE(ompi_coll_tuned_reduce_intra_dec_dynamic)
+TRACE_BCAST(ompi_coll_tuned_bcast_intra_dec_fixed)
+TRACE_BCAST(ompi_coll_tuned_bcast_intra_dec_dynamic)
 
 /* The two with one more argument. */
 int ompi_coll_base_alltoall_intra_linear_sync(const void *sbuf, int scount, void *sdtype, void *rbuf, int rcount,
