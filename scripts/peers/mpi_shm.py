@@ -213,6 +213,14 @@ def mpich_cvars(coll, hosts=False):
            "MPIR_CVAR_%s_COMPOSITION" % coll.upper(): comp}
     for c in canary_colls(coll, hosts):
         env["MPIR_CVAR_%s_POSIX_INTRA_ALGORITHM" % c.upper()] = "release_gather"
+    if "MPIR_CVAR_ALLREDUCE_POSIX_INTRA_ALGORITHM" not in env:
+        # The harness's own allreduces (agreement, validation) stay off
+        # release_gather when the peer is reduce or bcast: MPICH picks it for
+        # them by itself, each communicator's set-up takes shared memory, and
+        # once the per-node limit is used up (mcb_bcast's many communicators)
+        # its fallback is an abort under FALLBACK=error ("release_gather
+        # allreduce cannot create more shared memory").
+        env["MPIR_CVAR_ALLREDUCE_POSIX_INTRA_ALGORITHM"] = "mpir"
     return env
 
 

@@ -30,6 +30,7 @@
 // registered buffers on one node writes rank 0's receive buffer from its
 // last stage; the bcast on one node reads rank 0's input in place
 // (registered) or through process_vm_readv (cma).
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -46,6 +47,12 @@ namespace mcb::allreduce {
 namespace {
 
 enum class Kind { allreduce, reduce, bcast };
+
+// The bcast's pipeline piece (copy-in, one node). At 2 bound ranks (AMD
+// EPYC VM, MPICH 4.2.1's release_gather as the reference, issue 48) the
+// whole-vector copy in then out took 1.9-2.0x release_gather's time from
+// 1 MiB to 16 MiB.
+constexpr std::size_t kBcastPiece = 64 * 1024;
 
 // The bytes one rank reads and writes per call on `path`.
 double traffic(Kind kind, const detail::TreeSchedule& t, detail::Path path, int q, bool nodes, bool root,
@@ -78,6 +85,11 @@ struct Shared {
   bool nodes, root;
   bool direct;  // the first stage reads the inputs where they are
   bool push;    // the last stage writes the receive buffers (registered, one node)
+  // The bcast on one node, copy-in: rank 0 copies its vector in by pieces of
+  // kBcastPiece and marks each (every rank makes as many marks, so that the
+  // counters stay in step), and the others copy each piece out as soon as it
+  // is marked: the two copies overlap instead of following each other.
+  std::size_t pieces = 1;
 
   // Every path starts by waiting until the ranks that read or write my
   // region are done with my last call.
@@ -96,8 +108,31 @@ detail::Engine::Phase copy_in_phase(const Shared& x) {
             if (x.kind != Kind::bcast) {
               x.args.memory().copy(mine, c.in(), x.t->own_first.lo);
               x.args.memory().copy(mine + x.t->own_first.hi, c.in() + x.t->own_first.hi, x.bytes - x.t->own_first.hi);
-            } else if (x.root) {
-              x.args.memory().copy(mine, c.in(), x.bytes);
+            }
+            for (std::size_t p = 0; p < x.pieces; ++p) {
+              const std::size_t lo = p * kBcastPiece,
+                                len = x.pieces == 1 ? x.bytes : std::min(kBcastPiece, x.bytes - lo);
+              if (x.kind == Kind::bcast && x.root) x.args.memory().copy(mine + lo, c.in() + lo, len);
+              x.seg->set();
+            }
+          }};
+}
+
+// The bcast (or the reduce's copy_out at rank 0): every rank copies the
+// result out of local rank 0's region once it is marked `summed`, piece by
+// piece where rank 0 copies in by pieces (Shared::pieces).
+detail::Engine::Phase out_phase(const Shared& x, std::uint32_t summed) {
+  return {x.kind == Kind::reduce ? "copy_out" : "bcast", [x, summed](const detail::Call& c) {
+            if (x.pieces > 1 && !x.root) {  // each piece once rank 0 marked it
+              for (std::size_t p = 0; p < x.pieces; ++p) {
+                const std::size_t lo = p * kBcastPiece;
+                x.seg->wait(0, *x.base + static_cast<std::uint32_t>(p) + 1);
+                x.args.memory().copy(static_cast<char*>(c.recv) + lo, x.seg->data(0) + lo,
+                                     std::min(kBcastPiece, x.bytes - lo));
+              }
+            } else if (x.kind != Kind::reduce || x.root) {
+              x.seg->wait(0, *x.base + summed + static_cast<std::uint32_t>(x.pieces - 1));
+              x.args.memory().copy(c.recv, x.seg->data(0), x.bytes);
             }
             x.seg->set();
           }};
@@ -226,7 +261,9 @@ Plan tree(Kind kind, const CollArgs& args, const Layout& layout, const Params& p
     auto make = [kind, args, seg, t, q, me, bytes, nodes, root, across](detail::Path path) {
       const bool direct = path != detail::Path::copy_in;
       const bool push = path == detail::Path::registered && !nodes && kind != Kind::bcast;
-      const Shared x{kind, args, seg, t, std::make_shared<std::uint32_t>(0), q, me, bytes, nodes, root, direct, push};
+      Shared x{kind, args, seg, t, std::make_shared<std::uint32_t>(0), q, me, bytes, nodes, root, direct, push};
+      if (kind == Kind::bcast && !direct && !nodes)
+        x.pieces = std::max<std::size_t>(1, (bytes + kBcastPiece - 1) / kBcastPiece);
       auto base = x.base;
       auto w = std::make_shared<detail::Scratch>(q, path == detail::Path::cma);
       const auto stages = static_cast<std::uint32_t>(t->stages.size());
@@ -243,15 +280,7 @@ Plan tree(Kind kind, const CollArgs& args, const Layout& layout, const Params& p
                                     seg->set();
                                   }});
       const std::uint32_t summed = 1 + 2 * (kind == Kind::bcast ? 0 : stages) + (nodes ? 1 : 0);
-      if (!push)
-        engine->phases.push_back({kind == Kind::reduce ? "copy_out" : "bcast",
-                                  [kind, seg, base, summed, bytes, args, root](const detail::Call& c) {
-                                    if (kind != Kind::reduce || root) {
-                                      seg->wait(0, *base + summed);
-                                      args.memory().copy(c.recv, seg->data(0), bytes);
-                                    }
-                                    seg->set();
-                                  }});
+      if (!push) engine->phases.push_back(out_phase(x, summed));
       if (direct) {
         // push: the last stage wrote my receive buffer (allreduce; reduce:
         // rank 0's); else my first-stage group read my input in stage 0.
