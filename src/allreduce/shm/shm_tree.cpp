@@ -51,8 +51,9 @@ enum class Kind { allreduce, reduce, bcast };
 // The bcast's pipeline piece (copy-in, one node). At 2 bound ranks (AMD
 // EPYC VM, MPICH 4.2.1's release_gather as the reference, issue 48) the
 // whole-vector copy in then out took 1.9-2.0x release_gather's time from
-// 1 MiB to 16 MiB.
-constexpr std::size_t kBcastPiece = 64 * 1024;
+// 1 MiB to 16 MiB; pieces of 64 KiB made 256 KiB slower than one piece,
+// 256 KiB pieces were as fast as 64 KiB ones from 1 MiB.
+constexpr std::size_t kBcastPiece = 256 * 1024;
 
 // The bytes one rank reads and writes per call on `path`.
 double traffic(Kind kind, const detail::TreeSchedule& t, detail::Path path, int q, bool nodes, bool root,
