@@ -109,7 +109,7 @@ void ShmSegment::wait(int q, std::uint32_t target) const {
   // a fixed 64 spins instead cost a system call in most waits of a small
   // allreduce on two bound ranks: 0.51 us against 0.18 us at 8 B, 2.8x; and
   // yielding after 2 us there still made the copy-in allreduce at 2 bound
-  // ranks 1.3-1.5x slower from 1 KiB to 256 KiB on a virtual machine, where
+  // ranks 1.1-1.6x slower from 1 KiB to 256 KiB on a virtual machine, where
   // a system call is expensive (issue 48): with a CPU each, spin 200 us.
   std::chrono::steady_clock::time_point start{};
   for (int spins = 0;; ++spins) {

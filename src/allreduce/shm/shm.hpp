@@ -95,8 +95,9 @@ void run_allgather(ShmSegment& seg, const std::vector<std::vector<int>>& waits,
 /// Per rank it moves n/Q x 2(Q-1) bytes more than reading the pieces from
 /// their owners' regions, but each rank's writes of a call land in lines
 /// that only one other rank reads next, and no line of my own region at my
-/// piece is touched: on two bound ranks of an AMD EPYC (docs/allreduce.md,
-/// scripts/peers/shm_patterns.cpp) 0.35-0.38 against 0.93-0.96 ms at 4 MiB.
+/// piece is touched: on two bound ranks of an AMD EPYC VM at 4 MiB
+/// (scripts/peers/shm_patterns.cpp, docs/allreduce.md) 282-364 us against
+/// 700-994 us for the schedules that read each piece from its owner.
 void spread_piece(ShmSegment& seg, const char* piece, Range range, const Memory& mem);
 
 /// Where a shared-memory algorithm runs: a node, or with --region

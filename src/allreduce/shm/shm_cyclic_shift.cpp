@@ -154,7 +154,7 @@ double traffic(const detail::CyclicSchedule& c, const std::vector<detail::Range>
   for (std::size_t j = 0; j < c.rs.size(); ++j)
     for (const auto& op : c.rs[j])
       t += static_cast<double>(op.range.size()) *
-           static_cast<double>(op.from.size() + (spreading ? 2 : 2 + (writes_out(c, dual, j, op.range) ? 1 : 0)));
+           static_cast<double>(op.from.size() + 2 + (writes_out(c, dual, j, op.range) ? 1 : 0));
   for (const auto& stage : c.ag_copies)
     for (const detail::Copy& x : stage) t += 2.0 * static_cast<double>(x.range.size());
   for (const detail::Range& r : own_rest(c, dual || spreading)) t += 2.0 * static_cast<double>(r.size());
