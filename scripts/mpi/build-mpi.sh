@@ -68,15 +68,18 @@ sudo=""
 start=$(date +%s)
 
 # Already built? The library's own version string, and CUDA where asked.
+# (No `grep -q` or `head` after a pipe in this script: they stop reading at
+# the first match, the writer dies of SIGPIPE, and pipefail turns a match
+# into a failure: `apt-cache showsrc openmpi | grep -qx` gave 141.)
 built() {
   if [[ $pkg == openmpi ]]; then
     [[ -x $prefix/bin/ompi_info ]] || return 1
-    "$prefix/bin/ompi_info" --version 2>/dev/null | head -n 1 | grep -q "^Open MPI v$version\$" || return 1
+    "$prefix/bin/ompi_info" --version 2>/dev/null | sed -n 1p | grep "^Open MPI v$version\$" >/dev/null || return 1
     [[ -z $cuda ]] || "$prefix/bin/ompi_info" --parsable --all 2>/dev/null |
-      grep -q 'mpi_built_with_cuda_support:value:true'
+      grep 'mpi_built_with_cuda_support:value:true' >/dev/null
   else
-    [[ -x $prefix/bin/mpichversion ]] && "$prefix/bin/mpichversion" 2>/dev/null | grep -q "MPICH Version:[[:space:]]*$version\$" &&
-      "$prefix/bin/mpichversion" 2>/dev/null | grep -q "MPICH Device:[[:space:]]*ch4:${device:-ucx}"
+    [[ -x $prefix/bin/mpichversion ]] && "$prefix/bin/mpichversion" 2>/dev/null | grep "MPICH Version:[[:space:]]*$version\$" >/dev/null &&
+      "$prefix/bin/mpichversion" 2>/dev/null | grep "MPICH Device:[[:space:]]*ch4:${device:-ucx}" >/dev/null
   fi
 }
 if built; then
@@ -102,7 +105,7 @@ if [[ ! -f $src/.mcb-unpacked ]]; then
   else
     command -v apt-get >/dev/null || die2 "no apt-get: give the release tarball in MCB_MPI_TARBALL"
     srcfile=/etc/apt/sources.list.d/mcb-deb-src.sources
-    if ! apt-cache showsrc "$pkg" 2>/dev/null | grep -qx "Version: $debver"; then
+    if ! apt-cache showsrc "$pkg" 2>/dev/null | grep -x "Version: $debver" >/dev/null; then
       $sudo tee "$srcfile" >/dev/null <<'SRC'
 Types: deb-src
 URIs: http://deb.debian.org/debian
@@ -111,7 +114,7 @@ Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SRC
       $sudo apt-get update -q >/dev/null || die2 "apt-get update failed (no network to deb.debian.org?)"
-      apt-cache showsrc "$pkg" 2>/dev/null | grep -qx "Version: $debver" ||
+      apt-cache showsrc "$pkg" 2>/dev/null | grep -x "Version: $debver" >/dev/null ||
         die2 "Debian has no source package $pkg $debver in $suite (apt-cache showsrc $pkg)"
     fi
     command -v dpkg-source >/dev/null ||
@@ -174,7 +177,7 @@ else
   devpkg=libucx-dev devconf=(--with-device=ch4:ucx --with-ucx=/usr --with-datatype-engine=dataloop)
   [[ ${device:-ucx} == ofi ]] && devpkg=libfabric-dev devconf=(--with-device=ch4:ofi --with-libfabric=/usr)
   for dev in $devpkg libhwloc-dev; do
-    dpkg-query -W -f='${Status}' $dev 2>/dev/null | grep -q 'install ok installed' ||
+    dpkg-query -W -f='${Status}' $dev 2>/dev/null | grep 'install ok installed' >/dev/null ||
       DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends $dev >/dev/null ||
       die2 "$dev is missing and could not be installed"
   done
