@@ -9,7 +9,7 @@
 #   ci/test.sh                  CI: the first MPI runs every test but those
 #                               labelled extended, the second MPI also leaves
 #                               out those labelled sweep (docs/development.md)
-#   ci/test.sh --extended       every test on both MPIs (about an hour; no budget)
+#   ci/test.sh --extended       every test on both MPIs (about 21 minutes here; no budget)
 #   MCB_MPIS=openmpi ci/test.sh one MPI only
 #   MCB_CI_BUDGET=SECONDS       the budget (default 1500 s: 25 minutes)
 set -euo pipefail
