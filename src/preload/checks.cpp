@@ -88,14 +88,29 @@ bool c_integer(MPI_Datatype t) {
                     MPI_OFFSET,
                     MPI_COUNT});
 }
-bool fortran_integer(MPI_Datatype t) { return one_of(t, {MPI_INTEGER}); }
+// Fortran's types, default and sized (CP2K reduces INTEGER8 and REAL8 as
+// well as INTEGER and DOUBLE PRECISION). A size the MPI does not support is
+// either not defined (Open MPI) or MPI_DATATYPE_NULL (MPICH; one_of skips it).
+#ifndef MPI_INTEGER16
+#define MPI_INTEGER16 MPI_DATATYPE_NULL
+#endif
+#ifndef MPI_REAL16
+#define MPI_REAL16 MPI_DATATYPE_NULL
+#endif
+#ifndef MPI_COMPLEX32
+#define MPI_COMPLEX32 MPI_DATATYPE_NULL
+#endif
+bool fortran_integer(MPI_Datatype t) {
+  return one_of(t, {MPI_INTEGER, MPI_INTEGER1, MPI_INTEGER2, MPI_INTEGER4, MPI_INTEGER8, MPI_INTEGER16});
+}
 bool floating(MPI_Datatype t) {
-  return one_of(t, {MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE, MPI_REAL, MPI_DOUBLE_PRECISION});
+  return one_of(
+      t, {MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE, MPI_REAL, MPI_DOUBLE_PRECISION, MPI_REAL4, MPI_REAL8, MPI_REAL16});
 }
 bool logical(MPI_Datatype t) { return one_of(t, {MPI_C_BOOL, MPI_LOGICAL}); }
 bool complex_type(MPI_Datatype t) {
   return one_of(t, {MPI_C_COMPLEX, MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX, MPI_C_LONG_DOUBLE_COMPLEX, MPI_COMPLEX,
-                    MPI_DOUBLE_COMPLEX});
+                    MPI_DOUBLE_COMPLEX, MPI_COMPLEX8, MPI_COMPLEX16, MPI_COMPLEX32});
 }
 bool pair(MPI_Datatype t) {
   return one_of(t, {MPI_2INT, MPI_FLOAT_INT, MPI_DOUBLE_INT, MPI_LONG_INT, MPI_SHORT_INT, MPI_LONG_DOUBLE_INT,

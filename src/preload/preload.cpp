@@ -2,7 +2,8 @@
 // MPI_Allgather and MPI_Allreduce on the mcb algorithms that MCB_ALLTOALL,
 // MCB_ALLGATHER and MCB_ALLREDUCE name (docs/preload.md), through the MPI
 // profiling interface: these functions replace the MPI's and call PMPI_*
-// for the MPI's own. This file holds the MPI entry points only:
+// for the MPI's own. This file holds the C entry points and what every
+// entry point shares (entry.hpp):
 //   MPI_Init, MPI_Init_thread  read and check the environment; a bad value
 //                              is one line from rank 0 and exit status 2 on
 //                              every rank (after PMPI_Finalize: no hang)
@@ -13,8 +14,8 @@
 //                              the caches before PMPI_Finalize
 //   mcb_preload_counts         the report's counters so far (a soak test's
 //                              progress lines)
-// Fortran: see docs/preload.md (MPICH's bindings call these C functions,
-// Open MPI's call PMPI_* directly and are not intercepted).
+// The Fortran entry points that do not reach these C functions on the MPI
+// the library is built against are in fortran.cpp.
 #include <mpi.h>
 
 #include <atomic>
@@ -25,6 +26,7 @@
 #include "cache.hpp"
 #include "checks.hpp"
 #include "config.hpp"
+#include "entry.hpp"
 #include "guard.hpp"
 #include "mcb/allreduce.hpp"
 #include "report.hpp"
@@ -32,16 +34,16 @@
 
 namespace mcb::preload {
 
+std::atomic<const Config*> g_config{nullptr};
+
 namespace {
 
-std::atomic<const Config*> g_config{nullptr};
 std::atomic<bool> g_finalized{false};
 int g_world_rank = 0, g_world_size = 1;
 std::once_flag g_once;
 
-// After PMPI_Init (or on the first intercepted call of a program that
-// initialized MPI past these wrappers): read the environment, refuse a bad
-// value, make the keyvals.
+}  // namespace
+
 void start() {
   std::call_once(g_once, [] {
     Busy busy;
@@ -65,26 +67,26 @@ void start() {
   });
 }
 
-// The configuration if `c` is to be intercepted now, else nullptr.
-inline const Config* active(Coll c) {
-  if (busy()) return nullptr;
+int world_rank() { return g_world_rank; }
+
+const Config* active_slow(Coll c) {
+  int initialized = 0;
+  if (g_finalized.load() || PMPI_Initialized(&initialized) != MPI_SUCCESS || !initialized) return nullptr;
+  start();
   const Config* cfg = g_config.load(std::memory_order_acquire);
-  if (!cfg) {
-    int initialized = 0;
-    if (g_finalized.load() || PMPI_Initialized(&initialized) != MPI_SUCCESS || !initialized) return nullptr;
-    start();
-    cfg = g_config.load(std::memory_order_acquire);
-  }
   return cfg && (*cfg)[c].enabled ? cfg : nullptr;
 }
 
-int pmpi_alltoall(const Call& q) { return PMPI_Alltoall(q.send, q.scount, q.stype, q.recv, q.rcount, q.rtype, q.comm); }
-int pmpi_allgather(const Call& q) {
-  return PMPI_Allgather(q.send, q.scount, q.stype, q.recv, q.rcount, q.rtype, q.comm);
+void finish() {
+  if (const Config* cfg = g_config.exchange(nullptr)) {
+    Busy busy;
+    g_finalized = true;
+    if (cfg->report != Config::Report::off && g_world_rank == 0) write_report(*cfg, g_world_size);
+    free_comm_caches();
+    free_type_cache();
+  }
+  g_finalized = true;
 }
-int pmpi_allreduce(const Call& q) { return PMPI_Allreduce(q.send, q.recv, q.scount, q.stype, q.op, q.comm); }
-
-}  // namespace
 
 }  // namespace mcb::preload
 
@@ -105,14 +107,7 @@ int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
 }
 
 int MPI_Finalize(void) {
-  if (const Config* cfg = g_config.exchange(nullptr)) {
-    Busy busy;
-    g_finalized = true;
-    if (cfg->report != Config::Report::off && g_world_rank == 0) write_report(*cfg, g_world_size);
-    free_comm_caches();
-    free_type_cache();
-  }
-  g_finalized = true;
+  finish();
   return PMPI_Finalize();
 }
 
@@ -120,27 +115,26 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
                  MPI_Datatype recvtype, MPI_Comm comm) {
   const Config* cfg = active(Coll::alltoall);
   if (!cfg) return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  return serve(*cfg, g_world_rank,
-               {Coll::alltoall, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, MPI_OP_NULL, comm},
-               pmpi_alltoall);
+  return serve(
+      *cfg, {Coll::alltoall, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, MPI_OP_NULL, comm},
+      [](const Call& q) { return PMPI_Alltoall(q.send, q.scount, q.stype, q.recv, q.rcount, q.rtype, q.comm); });
 }
 
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm) {
   const Config* cfg = active(Coll::allgather);
   if (!cfg) return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  return serve(*cfg, g_world_rank,
-               {Coll::allgather, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, MPI_OP_NULL, comm},
-               pmpi_allgather);
+  return serve(
+      *cfg, {Coll::allgather, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, MPI_OP_NULL, comm},
+      [](const Call& q) { return PMPI_Allgather(q.send, q.scount, q.stype, q.recv, q.rcount, q.rtype, q.comm); });
 }
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   const Config* cfg = active(Coll::allreduce);
   if (!cfg) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-  return serve(*cfg, g_world_rank, {Coll::allreduce, sendbuf, count, datatype, recvbuf, 0, MPI_DATATYPE_NULL, op, comm},
-               pmpi_allreduce);
+  return serve(*cfg, {Coll::allreduce, sendbuf, count, datatype, recvbuf, 0, MPI_DATATYPE_NULL, op, comm},
+               [](const Call& q) { return PMPI_Allreduce(q.send, q.recv, q.scount, q.stype, q.op, q.comm); });
 }
-
 /// This process's calls, served and fallen back over the three collectives
 /// so far, as the report counts them (for a long-running test to follow;
 /// found with dlsym, not declared in a header): -1 each when the report is

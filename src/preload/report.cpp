@@ -41,7 +41,7 @@ std::string format_report(const Config& cfg, int world_size) {
         << " fallback=" << s.fallback << " packed=" << s.packed << " time_served=" << sec(s.time_served)
         << " time_fallback=" << sec(s.time_fallback) << " time_setup=" << sec(s.time_setup) << " layouts=" << s.layouts
         << " shapes=" << s.shapes << " shapes_evicted=" << s.shapes_evicted << " plans=" << s.plans
-        << " plans_evicted=" << s.plans_evicted << " agreements=" << s.agreements;
+        << " plans_evicted=" << s.plans_evicted << " agreements=" << s.agreements << " fortran=" << s.fortran;
     if (c == Coll::allreduce) out << " shm_segments=" << mcb::allreduce::shm_segments_held();
     out << "\n";
     for (int r = 0; r < kReasons; ++r) {

@@ -32,7 +32,8 @@ const char* reason_name(Reason r);
 
 struct CollStats {
   long calls = 0, served = 0, fallback = 0;
-  long packed = 0;  // served calls that packed a non-contiguous type through a staging buffer
+  long fortran = 0;  // of the calls, those made through a Fortran entry point of the preload
+  long packed = 0;   // served calls that packed a non-contiguous type through a staging buffer
   long reasons[kReasons] = {};
   std::string first_why[kReasons];            // the first message, for layout and setup_error
   double time_served = 0, time_fallback = 0;  // seconds inside the intercepted calls

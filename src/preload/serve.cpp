@@ -25,6 +25,7 @@
 
 #include "cache.hpp"
 #include "checks.hpp"
+#include "entry.hpp"
 #include "guard.hpp"
 #include "mcb/error.hpp"
 #include "report.hpp"
@@ -314,14 +315,14 @@ bool attempt(const Config& cfg, int world_rank, const Call& q, Record& rec) {
 
 }  // namespace
 
-int serve(const Config& cfg, int world_rank, const Call& q, Fallback fallback) {
+int serve(const Config& cfg, const Call& q, Fallback fallback) {
   Busy busy;
   const bool timing = cfg.report != Config::Report::off;
   const auto t0 = timing ? Clock::now() : Clock::time_point{};
   Record rec;
   bool served = false;
   try {
-    served = attempt(cfg, world_rank, q, rec);
+    served = attempt(cfg, world_rank(), q, rec);
   } catch (const std::exception& e) {
     // Not a refusal agreed on (those are caught inside): nothing safe remains.
     die(std::string(mpi_name(q.coll)) + ": " + cfg[q.coll].text + ": " + e.what());
@@ -333,6 +334,7 @@ int serve(const Config& cfg, int world_rank, const Call& q, Fallback fallback) {
   const double total = since(t0);
   stats().update(q.coll, [&](CollStats& s) {
     ++s.calls;
+    s.fortran += q.fortran ? 1 : 0;
     if (served) {
       ++s.served;
       s.time_served += mcb_time;

@@ -7,6 +7,8 @@
 
 #include <mpi.h>
 
+#include <type_traits>
+
 #include "config.hpp"
 
 namespace mcb::preload {
@@ -23,13 +25,27 @@ struct Call {
   MPI_Datatype rtype = MPI_DATATYPE_NULL;
   MPI_Op op = MPI_OP_NULL;
   MPI_Comm comm = MPI_COMM_NULL;
+  bool fortran = false;  // through a Fortran entry point (fortran.cpp): counted as such
 };
 
-/// The MPI's own collective for a call (PMPI_*).
-using Fallback = int (*)(const Call&);
+/// The MPI's own collective for a call: PMPI_* for a C call, the MPI's own
+/// Fortran entry point, with the caller's Fortran arguments, for a Fortran
+/// one. A reference to a callable that outlives the call (no allocation).
+class Fallback {
+ public:
+  template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, Fallback>>>
+  Fallback(const F& f)  // NOLINT: implicit, from a lambda at the call
+      : object_(&f), call_([](const void* o, const Call& q) { return (*static_cast<const F*>(o))(q); }) {}
+  int operator()(const Call& q) const { return call_(object_, q); }
+
+ private:
+  const void* object_;
+  int (*call_)(const void*, const Call&);
+};
 
 /// The call served by cfg's algorithm, or by `fallback`; MPI's return code.
-/// Runs inside the re-entrancy guard.
-int serve(const Config& cfg, int world_rank, const Call& call, Fallback fallback);
+/// Runs inside the re-entrancy guard (the fallback too: a Fortran entry
+/// point of the MPI that calls the C function is not intercepted again).
+int serve(const Config& cfg, const Call& call, Fallback fallback);
 
 }  // namespace mcb::preload

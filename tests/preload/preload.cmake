@@ -16,8 +16,9 @@
 #       client checks) and the report counting that reason.
 #   preload_bad_env_*: a bad environment value is one line from rank 0 and a
 #       non-zero exit on every rank, at MPI_Init.
-#   preload_fortran: MPICH's Fortran bindings are intercepted, Open MPI's are
-#       not (they call PMPI_* directly).
+#   preload_fortran_<binding>: a Fortran program (mpif.h, use mpi, use
+#       mpi_f08) with every call served on both MPIs; preload_fortran_refuse:
+#       refused calls to the MPI's own Fortran entry points.
 #   preload_hpcc_<algorithm>: HPC Challenge (Open MPI builds) with its MPI
 #       FFT's alltoall on mcb; preload_blacs: ScaLAPACK's BLACS tester
 #       (combine operations, MPI_Allreduce). Skipped (77) when not installed.
@@ -226,8 +227,15 @@ mcb_preload_bad(ranks_per_node "MCB_ALLTOALL=tra;MCB_RANKS_PER_NODE=0" "MCB_RANK
 mcb_preload_bad(report "MCB_PRELOAD_REPORT=yes" "MCB_PRELOAD_REPORT=yes: expected 0, 1")
 mcb_preload_bad(cache "MCB_ALLTOALL=tra;MCB_PRELOAD_CACHE=8" "MCB_PRELOAD_CACHE=8: expected SHAPES,PLANS")
 
-# Fortran: MPICH's bindings call the C functions (intercepted), Open MPI's
-# call PMPI_* (not intercepted: no report at all).
+# Fortran (src/preload/fortran.cpp): the same program (preload_fortran.F90:
+# alltoall of 8 and 16 B blocks, allgather of 32 B blocks, allreduces of
+# CP2K's types and ops, in place and not, a 1-rank communicator and
+# communicators made and freed in a loop) in each binding style, every call
+# served on both MPIs; and the calls the C path refuses, refused the same
+# way to the MPI's own Fortran entry points (their results right, the
+# null datatype's ierror an error). On Open MPI the report counts every
+# call as Fortran (fortran=calls: the preload's own Fortran entry points); on
+# MPICH, whose Fortran bindings call the C functions, as C (fortran=0).
 include(CheckLanguage)
 check_language(Fortran)
 if(CMAKE_Fortran_COMPILER AND NOT MCB_MPI_NO_FORTRAN)
@@ -235,15 +243,47 @@ if(CMAKE_Fortran_COMPILER AND NOT MCB_MPI_NO_FORTRAN)
   find_package(MPI COMPONENTS Fortran)
 endif()
 if(MPI_Fortran_FOUND)
-  add_executable(preload_fortran ${CMAKE_CURRENT_LIST_DIR}/preload_fortran.f90)
-  target_link_libraries(preload_fortran PRIVATE MPI::MPI_Fortran)
-  if(MCB_MPI_FLAVOR STREQUAL "mpich")
-    set(fortran_check --expect-stdout "${ALL_SERVED}")
-  else()
-    set(fortran_check --expect-stdout "\\A(?![\\s\\S]*mcb_preload)")
+  # binding -> compile definition
+  set(fortran_def_mpif_h MCB_MPIF_H)
+  set(fortran_def_use_mpi MCB_USE_MPI)
+  set(fortran_def_f08 MCB_MPI_F08)
+  foreach(binding mpif_h use_mpi f08)
+    add_executable(preload_fortran_${binding} ${CMAKE_CURRENT_LIST_DIR}/preload_fortran.F90)
+    target_compile_definitions(preload_fortran_${binding} PRIVATE ${fortran_def_${binding}})
+    set_target_properties(preload_fortran_${binding} PROPERTIES Fortran_MODULE_DIRECTORY
+                          ${CMAKE_CURRENT_BINARY_DIR}/preload_fortran_${binding}.mod)
+    target_link_libraries(preload_fortran_${binding} PRIVATE MPI::MPI_Fortran)
+  endforeach()
+  # mpif.h declares no interfaces: gfortran >= 10 refuses one routine called
+  # with buffers of several types unless told to allow it (as such programs are built).
+  if(CMAKE_Fortran_COMPILER_ID STREQUAL "GNU" AND CMAKE_Fortran_COMPILER_VERSION VERSION_GREATER_EQUAL 10)
+    target_compile_options(preload_fortran_mpif_h PRIVATE -fallow-argument-mismatch)
   endif()
-  mcb_preload_test(fortran 3 "${combo_tra}" --expect-stdout "preload_fortran: [0-9]+ checks passed" ${fortran_check}
-                   -- $<TARGET_FILE:preload_fortran>)
+  # Who served each collective's calls: on Open MPI the preload's Fortran
+  # entry points (fortran= the program's count), on MPICH the C ones.
+  if(MCB_MPI_FLAVOR STREQUAL "mpich")
+    set(fortran_calls "MPI_Alltoall [^\n]* fortran=0\n[\\s\\S]*MPI_Allgather [^\n]* fortran=0\n[\\s\\S]*MPI_Allreduce [^\n]* fortran=0 ")
+  else()
+    set(fortran_calls
+        "calls: alltoall=([0-9]+) allgather=([0-9]+) allreduce=([0-9]+)\n[\\s\\S]*MPI_Alltoall [^\n]* fortran=\\1\n[\\s\\S]*MPI_Allgather [^\n]* fortran=\\2\n[\\s\\S]*MPI_Allreduce [^\n]* fortran=\\3 ")
+  endif()
+  # mcb_preload_fortran(NAME RANKS ENV BINDING ARGS...)
+  function(mcb_preload_fortran name ranks env binding)
+    mcb_preload_test(fortran_${name} ${ranks} "${env}" --expect-stdout "preload_fortran: [0-9]+ checks passed"
+                     --expect-stdout "${ALL_SERVED}" --expect-stdout "${fortran_calls}"
+                     -- $<TARGET_FILE:preload_fortran_${binding}> ${ARGN})
+  endfunction()
+  mcb_preload_fortran(mpif_h 3 "${combo_tra}" mpif_h)
+  mcb_preload_fortran(use_mpi_thread 3 "${combo_node_aware}" use_mpi thread)
+  mcb_preload_fortran(f08 4 "${combo_bruck}" f08)
+  mcb_preload_fortran(f08_thread 2 "MCB_ALLTOALL=pairwise;MCB_ALLGATHER=ring;MCB_ALLREDUCE=shm_tree" f08 thread)
+  mcb_preload_test(fortran_refuse 3 "${combo_tra}" --expect-stdout "preload_fortran: [0-9]+ checks passed"
+                   --expect-stdout "MPI_Alltoall algorithm=tra calls=3 served=2 fallback=1 "
+                   --expect-stdout "MPI_Allreduce algorithm=rabenseifner calls=31 served=29 fallback=2 "
+                   --expect-stdout "MPI_Alltoall fallback reason=in_place calls=1"
+                   --expect-stdout "MPI_Allreduce fallback reason=user_op calls=1"
+                   --expect-stdout "MPI_Allreduce fallback reason=invalid calls=1"
+                   -- $<TARGET_FILE:preload_fortran_use_mpi> refuse)
 endif()
 
 # HPC Challenge's MPI FFT (Debian's hpcc links Open MPI): 4 ranks, the

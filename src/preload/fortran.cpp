@@ -1,0 +1,248 @@
+// The preload's Fortran entry points: the ones that, on the MPI the library
+// is built against, do not reach its C functions (preload.cpp), so that a
+// Fortran program's MPI_INIT, MPI_FINALIZE and collectives are served like a
+// C program's (docs/preload.md, Fortran). Which entry points bypass the C
+// functions is the MPI's (nm -D of its Fortran libraries):
+//
+//   Open MPI 4.1, 5.0  libmpi_mpifh's mpi_allreduce_ (mpif.h, use mpi; and
+//                      its manglings mpi_allreduce, mpi_allreduce__,
+//                      MPI_ALLREDUCE) are aliases of ompi_allreduce_f, which
+//                      use mpi_f08's mpi_allreduce_f08_ calls too; all of
+//                      them call PMPI_Allreduce. Wrapped here: ompi_X_f and
+//                      the four manglings, for init, init_thread, finalize,
+//                      alltoall, allgather, allreduce. Fortran's MPI_IN_PLACE
+//                      and MPI_BOTTOM are the addresses of the common blocks
+//                      mpi_fortran_in_place_ & co.
+//   MPICH 4.0, 4.2     mpif.h, use mpi and use mpi_f08's collectives call the
+//                      C MPI_Allreduce & co. after converting handles and
+//                      MPI_IN_PLACE: already intercepted. use mpi_f08's
+//                      mpi_init_f08_, mpi_init_thread_f08_, mpi_finalize_f08_
+//                      call PMPI_*: wrapped here.
+//
+// A wrapper converts the handles (MPI_*_f2c) and buffers, then serve()s the
+// call; a call the C path refuses goes, with the caller's own arguments, to
+// the MPI's own Fortran entry point (the next definition after this
+// library's, dlsym(RTLD_NEXT)), inside the re-entrancy guard: an MPI whose
+// Fortran code calls the C function is not served or counted twice. ierror
+// is MPI_SUCCESS for a served call and what the MPI sets otherwise.
+#include <dlfcn.h>
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "entry.hpp"
+#include "serve.hpp"
+
+namespace mcb::preload {
+
+namespace {
+
+// The MPI's own definition of `name`: the next one after this library's.
+template <class F>
+F mpi_own(const char* name) {
+  void* f = dlsym(RTLD_NEXT, name);
+  if (!f) {
+    std::fprintf(stderr, "mcb_preload: error: the MPI's own Fortran entry point %s is not loaded\n", name);
+    std::fflush(stderr);
+    std::abort();
+  }
+  return reinterpret_cast<F>(f);
+}
+
+// After the MPI's own init: the preload starts when MPI is up.
+void start_if_initialized() {
+  int initialized = 0;
+  if (PMPI_Initialized(&initialized) == MPI_SUCCESS && initialized) start();
+}
+
+}  // namespace
+
+}  // namespace mcb::preload
+
+using namespace mcb::preload;
+
+// Four names, one function: gfortran's mangling (lower case, one trailing
+// underscore), and the other three an MPI exports for other compilers.
+#define MCB_FORTRAN_NAMES(impl, lower, upper, params)  \
+  void lower params __attribute__((alias(#impl)));     \
+  void lower##_ params __attribute__((alias(#impl)));  \
+  void lower##__ params __attribute__((alias(#impl))); \
+  void upper params __attribute__((alias(#impl)));
+
+#if defined(OPEN_MPI)
+
+namespace mcb::preload {
+namespace {
+
+// Fortran's MPI_IN_PLACE and MPI_BOTTOM: a common block, one symbol per
+// mangling; the program passes the address of the one its compiler names.
+struct FortranConstants {
+  const void* in_place[4] = {};
+  const void* bottom[4] = {};
+};
+
+const FortranConstants& constants() {
+  static const FortranConstants c = [] {
+    FortranConstants k;
+    const char* in_place[4] = {"mpi_fortran_in_place", "mpi_fortran_in_place_", "mpi_fortran_in_place__",
+                               "MPI_FORTRAN_IN_PLACE"};
+    const char* bottom[4] = {"mpi_fortran_bottom", "mpi_fortran_bottom_", "mpi_fortran_bottom__", "MPI_FORTRAN_BOTTOM"};
+    for (int i = 0; i < 4; ++i) {
+      k.in_place[i] = dlsym(RTLD_DEFAULT, in_place[i]);
+      k.bottom[i] = dlsym(RTLD_DEFAULT, bottom[i]);
+    }
+    return k;
+  }();
+  return c;
+}
+
+// A Fortran buffer argument as the C functions take it.
+void* c_buffer(char* f) {
+  const FortranConstants& k = constants();
+  for (const void* p : k.in_place)
+    if (p && f == p) return MPI_IN_PLACE;
+  for (const void* p : k.bottom)
+    if (p && f == p) return MPI_BOTTOM;
+  return f;
+}
+
+// Handles: Open MPI's f2c gives a null pointer (not MPI_COMM_NULL) for a
+// Fortran index out of range; the call then goes to the MPI's own Fortran
+// entry point as invalid, which reports the error as it would without us.
+MPI_Comm c_comm(const MPI_Fint* f) {
+  MPI_Comm c = PMPI_Comm_f2c(*f);
+  return c ? c : MPI_COMM_NULL;
+}
+MPI_Datatype c_type(const MPI_Fint* f) {
+  MPI_Datatype c = PMPI_Type_f2c(*f);
+  return c ? c : MPI_DATATYPE_NULL;
+}
+MPI_Op c_op(const MPI_Fint* f) {
+  MPI_Op c = PMPI_Op_f2c(*f);
+  return c ? c : MPI_OP_NULL;
+}
+
+using InitF = void (*)(MPI_Fint*);
+using InitThreadF = void (*)(MPI_Fint*, MPI_Fint*, MPI_Fint*);
+using BlocksF = void (*)(char*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*);
+using AllreduceF = void (*)(char*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*);
+
+// Alltoall and allgather: the same arguments.
+void blocks(Coll coll, BlocksF own, char* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, char* recvbuf,
+            MPI_Fint* recvcount, MPI_Fint* recvtype, MPI_Fint* comm, MPI_Fint* ierr) {
+  MPI_Fint rc = MPI_SUCCESS;
+  const Config* cfg = active(coll);
+  if (!cfg) {
+    own(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &rc);
+  } else {
+    Call q{coll,       c_buffer(sendbuf), *sendcount,  c_type(sendtype), c_buffer(recvbuf),
+           *recvcount, c_type(recvtype),  MPI_OP_NULL, c_comm(comm),     true};
+    rc = serve(*cfg, q, [&](const Call&) {
+      MPI_Fint own_rc = MPI_SUCCESS;
+      own(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &own_rc);
+      return static_cast<int>(own_rc);
+    });
+  }
+  if (ierr) *ierr = rc;
+}
+
+}  // namespace
+}  // namespace mcb::preload
+
+extern "C" {
+
+void ompi_init_f(MPI_Fint* ierr) {
+  static const auto own = mpi_own<InitF>("ompi_init_f");
+  own(ierr);
+  start_if_initialized();
+}
+
+void ompi_init_thread_f(MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierr) {
+  static const auto own = mpi_own<InitThreadF>("ompi_init_thread_f");
+  own(required, provided, ierr);
+  start_if_initialized();
+}
+
+void ompi_finalize_f(MPI_Fint* ierr) {
+  static const auto own = mpi_own<InitF>("ompi_finalize_f");
+  finish();
+  own(ierr);
+}
+
+void ompi_alltoall_f(char* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, char* recvbuf, MPI_Fint* recvcount,
+                     MPI_Fint* recvtype, MPI_Fint* comm, MPI_Fint* ierr) {
+  static const auto own = mpi_own<BlocksF>("ompi_alltoall_f");
+  blocks(Coll::alltoall, own, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr);
+}
+
+void ompi_allgather_f(char* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, char* recvbuf, MPI_Fint* recvcount,
+                      MPI_Fint* recvtype, MPI_Fint* comm, MPI_Fint* ierr) {
+  static const auto own = mpi_own<BlocksF>("ompi_allgather_f");
+  blocks(Coll::allgather, own, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, ierr);
+}
+
+void ompi_allreduce_f(char* sendbuf, char* recvbuf, MPI_Fint* count, MPI_Fint* datatype, MPI_Fint* op, MPI_Fint* comm,
+                      MPI_Fint* ierr) {
+  static const auto own = mpi_own<AllreduceF>("ompi_allreduce_f");
+  MPI_Fint rc = MPI_SUCCESS;
+  const Config* cfg = active(Coll::allreduce);
+  if (!cfg) {
+    own(sendbuf, recvbuf, count, datatype, op, comm, &rc);
+  } else {
+    Call q{Coll::allreduce, c_buffer(sendbuf), *count, c_type(datatype), c_buffer(recvbuf), 0, MPI_DATATYPE_NULL,
+           c_op(op),        c_comm(comm),      true};
+    rc = serve(*cfg, q, [&](const Call&) {
+      MPI_Fint own_rc = MPI_SUCCESS;
+      own(sendbuf, recvbuf, count, datatype, op, comm, &own_rc);
+      return static_cast<int>(own_rc);
+    });
+  }
+  if (ierr) *ierr = rc;
+}
+
+MCB_FORTRAN_NAMES(ompi_init_f, mpi_init, MPI_INIT, (MPI_Fint*))
+MCB_FORTRAN_NAMES(ompi_init_thread_f, mpi_init_thread, MPI_INIT_THREAD, (MPI_Fint*, MPI_Fint*, MPI_Fint*))
+MCB_FORTRAN_NAMES(ompi_finalize_f, mpi_finalize, MPI_FINALIZE, (MPI_Fint*))
+MCB_FORTRAN_NAMES(ompi_alltoall_f, mpi_alltoall, MPI_ALLTOALL,
+                  (char*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*))
+MCB_FORTRAN_NAMES(ompi_allgather_f, mpi_allgather, MPI_ALLGATHER,
+                  (char*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*))
+MCB_FORTRAN_NAMES(ompi_allreduce_f, mpi_allreduce, MPI_ALLREDUCE,
+                  (char*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*))
+
+}  // extern "C"
+
+#elif defined(MPICH)
+
+namespace mcb::preload {
+namespace {
+using InitF = void (*)(MPI_Fint*);
+using InitThreadF = void (*)(MPI_Fint*, MPI_Fint*, MPI_Fint*);
+}  // namespace
+}  // namespace mcb::preload
+
+extern "C" {
+
+// use mpi_f08's MPI_Init & co. (ierror optional: a null pointer when absent).
+void mpi_init_f08_(MPI_Fint* ierror) {
+  static const auto own = mpi_own<InitF>("mpi_init_f08_");
+  own(ierror);
+  start_if_initialized();
+}
+
+void mpi_init_thread_f08_(MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierror) {
+  static const auto own = mpi_own<InitThreadF>("mpi_init_thread_f08_");
+  own(required, provided, ierror);
+  start_if_initialized();
+}
+
+void mpi_finalize_f08_(MPI_Fint* ierror) {
+  static const auto own = mpi_own<InitF>("mpi_finalize_f08_");
+  finish();
+  own(ierror);
+}
+
+}  // extern "C"
+
+#endif
