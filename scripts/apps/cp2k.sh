@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# CP2K's H2O-32 (QS, BLYP/DZVP, NVE MD) with the MPI's own collectives and
+# with libmcb_preload's, interleaved (docs/applications.md):
+#
+#   scripts/apps/cp2k.sh [--build DIR] [--reps N] [--ranks P] [--steps S]
+#                        [--molecules M] [--out DIR] [--config NAME=ENV ...]
+#
+# Needs Debian's cp2k (apt-get install cp2k; this script installs nothing)
+# and a preload built against the MPI that cp2k links (Debian's Open MPI:
+# build-ci-openmpi or any -DMCB_MPI=openmpi build). Writes the input with
+# scripts/apps/cp2k_h2o.py, then runs every configuration once per
+# repetition, in turn (interleaved: a slow spell of the machine hits all of
+# them alike), P ranks bound to cores, one OpenMP thread, and prints
+# cp2k_h2o.py's summary: energies (equal to the last digit, or the
+# difference), CP2K's total and collective times, the preload's report.
+# Configurations (default): mpi (no preload), system (the preload with the
+# MPI's own algorithms through mcb's plans: the preload's own cost), mcb (the
+# papers' algorithms: shm_recursive_exchange, tra, sparbit). --config
+# NAME="VAR=VALUE VAR=VALUE" replaces the list (repeatable; NAME=- for none).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=$root/build-ci-openmpi
+reps=5
+ranks=2
+steps=1
+molecules=32
+out=
+configs=()
+while (($#)); do
+  case $1 in
+    --build) build=$2; shift 2 ;;
+    --reps) reps=$2; shift 2 ;;
+    --ranks) ranks=$2; shift 2 ;;
+    --steps) steps=$2; shift 2 ;;
+    --molecules) molecules=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --config) configs+=("$2"); shift 2 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    *) echo "cp2k.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+for n in "$reps" "$ranks" "$steps" "$molecules"; do
+  [[ $n =~ ^[1-9][0-9]*$ ]] || { echo "cp2k.sh: '$n' is not a positive integer" >&2; exit 2; }
+done
+command -v cp2k >/dev/null || { echo "cp2k.sh: no cp2k on the PATH (Debian: apt-get install cp2k)" >&2; exit 77; }
+preload=$build/src/preload/libmcb_preload.so
+[[ -f $preload ]] || { echo "cp2k.sh: no $preload (build mcb with -DMCB_MPI=openmpi first)" >&2; exit 2; }
+if ((${#configs[@]} == 0)); then
+  configs=("mpi=-"
+           "system=MCB_ALLREDUCE=system MCB_ALLTOALL=system MCB_ALLGATHER=system"
+           "mcb=MCB_ALLREDUCE=shm_recursive_exchange MCB_ALLTOALL=tra MCB_ALLGATHER=sparbit")
+fi
+out=${out:-$root/cp2k-h2o-$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$out"
+/usr/bin/python3 "$here/cp2k_h2o.py" input --molecules "$molecules" --steps "$steps" --out "$out/h2o.inp"
+# Debian's cp2k links Open MPI: its launcher, as root if need be.
+mpirun=(mpirun.openmpi -n "$ranks" --bind-to core --map-by core)
+[[ $(id -u) -eq 0 ]] && mpirun+=(--allow-run-as-root)
+export OMP_NUM_THREADS=1 HWLOC_COMPONENTS=${HWLOC_COMPONENTS:--linuxio,-pci} OMPI_MCA_pml=${OMPI_MCA_pml:-ob1}
+{
+  echo "# cp2k.sh $(date -u +%FT%TZ) on $(hostname): $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
+  echo "# cp2k: $(cp2k --version 2>/dev/null | head -1); $ranks ranks bound to cores, $reps reps, $steps MD steps, H2O-$molecules"
+  echo "# mcb: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown); preload $preload"
+  for c in "${configs[@]}"; do echo "# config ${c%%=*}: ${c#*=}"; done
+} > "$out/README.txt"
+cat "$out/README.txt"
+start=$SECONDS
+for ((rep = 1; rep <= reps; rep++)); do
+  for c in "${configs[@]}"; do
+    name=${c%%=*} env_text=${c#*=}
+    args=()
+    if [[ $env_text != - ]]; then
+      args+=(-x "LD_PRELOAD=$preload" -x "MCB_PRELOAD_REPORT=$out/$name-$rep.report")
+      for kv in $env_text; do args+=(-x "$kv"); done
+    fi
+    t0=$SECONDS
+    (cd "$out" && "${mpirun[@]}" -x OMP_NUM_THREADS "${args[@]}" cp2k -i h2o.inp -o "$name-$rep.out" \
+      > "$name-$rep.log" 2>&1) || echo "cp2k.sh: $name rep $rep failed (see $out/$name-$rep.log)"
+    echo "rep $rep $name: $((SECONDS - t0)) s"
+  done
+done
+echo "# all runs: $((SECONDS - start)) s" | tee -a "$out/README.txt"
+/usr/bin/python3 "$here/cp2k_h2o.py" summary "$out" | tee "$out/summary.txt"
