@@ -63,7 +63,10 @@ CommCache& comm_cache(MPI_Comm comm) {
   int inter = 0;
   MPI_Comm_test_inter(comm, &inter);
   cache->inter = inter != 0;
-  if (!cache->inter) MPI_Comm_size(comm, &cache->size);
+  if (!cache->inter) {
+    MPI_Comm_size(comm, &cache->size);
+    MPI_Comm_rank(comm, &cache->rank);
+  }
   MPI_Comm_set_attr(comm, comm_keyval, cache);
   std::lock_guard<std::mutex> lock(registry_mutex());
   registry().push_back(cache);

@@ -63,6 +63,7 @@ struct CommCache {
   MPI_Comm comm = MPI_COMM_NULL;  // the application's communicator it hangs on
   bool inter = false;
   int size = 0;
+  int rank = 0;
   std::unique_ptr<Layout> layout;  // made on the first call that an algorithm may serve
   long layout_order = 0;           // when it was made (MPI_Finalize frees in reverse)
   bool verdict_known[kColls] = {};

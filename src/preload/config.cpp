@@ -23,12 +23,12 @@
 namespace mcb::preload {
 
 const char* mpi_name(Coll c) {
-  static const char* names[] = {"MPI_Alltoall", "MPI_Allgather", "MPI_Allreduce"};
+  static const char* names[] = {"MPI_Alltoall", "MPI_Allgather", "MPI_Allreduce", "MPI_Bcast"};
   return names[index(c)];
 }
 
 const char* env_name(Coll c) {
-  static const char* names[] = {"MCB_ALLTOALL", "MCB_ALLGATHER", "MCB_ALLREDUCE"};
+  static const char* names[] = {"MCB_ALLTOALL", "MCB_ALLGATHER", "MCB_ALLREDUCE", "MCB_BCAST"};
   return names[index(c)];
 }
 
@@ -40,13 +40,15 @@ const std::vector<Algorithm>& registry(Coll c) {
       return alltoall::algorithms();
     case Coll::allgather:
       return allgather::algorithms();
+    case Coll::bcast:
+      return allreduce::bcast_algorithms();
     default:
       return allreduce::algorithms();
   }
 }
 
 const char* collective_word(Coll c) {
-  static const char* words[] = {"alltoall", "allgather", "allreduce"};
+  static const char* words[] = {"alltoall", "allgather", "allreduce", "bcast"};
   return words[index(c)];
 }
 
@@ -154,7 +156,7 @@ Choice parse_choice(Coll coll, const std::string& text) {
 Config read_config() {
   Config cfg;
   auto env = [](const char* name) -> const char* { return std::getenv(name); };
-  for (Coll coll : {Coll::alltoall, Coll::allgather, Coll::allreduce}) {
+  for (Coll coll : kAllColls) {
     const char* v = env(env_name(coll));
     if (!v) continue;
     try {

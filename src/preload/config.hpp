@@ -13,8 +13,9 @@
 
 namespace mcb::preload {
 
-enum class Coll { alltoall = 0, allgather = 1, allreduce = 2 };
-constexpr int kColls = 3;
+enum class Coll { alltoall = 0, allgather = 1, allreduce = 2, bcast = 3 };
+constexpr int kColls = 4;
+constexpr Coll kAllColls[kColls] = {Coll::alltoall, Coll::allgather, Coll::allreduce, Coll::bcast};
 inline int index(Coll c) { return static_cast<int>(c); }
 const char* mpi_name(Coll c);  // "MPI_Alltoall"
 const char* env_name(Coll c);  // "MCB_ALLTOALL"
@@ -49,7 +50,7 @@ struct Config {
   std::string error;
 
   const Choice& operator[](Coll c) const { return choice[index(c)]; }
-  bool any() const { return choice[0].enabled || choice[1].enabled || choice[2].enabled; }
+  bool any() const { return choice[0].enabled || choice[1].enabled || choice[2].enabled || choice[3].enabled; }
 };
 
 /// Reads and checks the environment; a bad value leaves Config::error set.

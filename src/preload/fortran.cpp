@@ -10,7 +10,7 @@
 //                      use mpi_f08's mpi_allreduce_f08_ calls too; all of
 //                      them call PMPI_Allreduce. Wrapped here: ompi_X_f and
 //                      the four manglings, for init, init_thread, finalize,
-//                      alltoall, allgather, allreduce. Fortran's MPI_IN_PLACE
+//                      alltoall, allgather, allreduce, bcast. Fortran's MPI_IN_PLACE
 //                      and MPI_BOTTOM are the addresses of the common blocks
 //                      mpi_fortran_in_place_ & co.
 //   MPICH 4.0, 4.2     mpif.h, use mpi and use mpi_f08's collectives call the
@@ -127,6 +127,7 @@ using InitF = void (*)(MPI_Fint*);
 using InitThreadF = void (*)(MPI_Fint*, MPI_Fint*, MPI_Fint*);
 using BlocksF = void (*)(char*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*);
 using AllreduceF = void (*)(char*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*);
+using BcastF = void (*)(char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*);
 
 // Alltoall and allgather: the same arguments.
 void blocks(Coll coll, BlocksF own, char* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, char* recvbuf,
@@ -201,6 +202,24 @@ void ompi_allreduce_f(char* sendbuf, char* recvbuf, MPI_Fint* count, MPI_Fint* d
   if (ierr) *ierr = rc;
 }
 
+void ompi_bcast_f(char* buffer, MPI_Fint* count, MPI_Fint* datatype, MPI_Fint* root, MPI_Fint* comm, MPI_Fint* ierr) {
+  static const auto own = mpi_own<BcastF>("ompi_bcast_f");
+  MPI_Fint rc = MPI_SUCCESS;
+  const Config* cfg = active(Coll::bcast);
+  if (!cfg) {
+    own(buffer, count, datatype, root, comm, &rc);
+  } else {
+    Call q{Coll::bcast,  MPI_IN_PLACE, 0,    MPI_DATATYPE_NULL, c_buffer(buffer), *count, c_type(datatype), MPI_OP_NULL,
+           c_comm(comm), true,         *root};
+    rc = serve(*cfg, q, [&](const Call&) {
+      MPI_Fint own_rc = MPI_SUCCESS;
+      own(buffer, count, datatype, root, comm, &own_rc);
+      return static_cast<int>(own_rc);
+    });
+  }
+  if (ierr) *ierr = rc;
+}
+
 MCB_FORTRAN_NAMES(ompi_init_f, mpi_init, MPI_INIT, (MPI_Fint*))
 MCB_FORTRAN_NAMES(ompi_init_thread_f, mpi_init_thread, MPI_INIT_THREAD, (MPI_Fint*, MPI_Fint*, MPI_Fint*))
 MCB_FORTRAN_NAMES(ompi_finalize_f, mpi_finalize, MPI_FINALIZE, (MPI_Fint*))
@@ -210,6 +229,7 @@ MCB_FORTRAN_NAMES(ompi_allgather_f, mpi_allgather, MPI_ALLGATHER,
                   (char*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*))
 MCB_FORTRAN_NAMES(ompi_allreduce_f, mpi_allreduce, MPI_ALLREDUCE,
                   (char*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*))
+MCB_FORTRAN_NAMES(ompi_bcast_f, mpi_bcast, MPI_BCAST, (char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*))
 
 }  // extern "C"
 

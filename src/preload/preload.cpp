@@ -1,6 +1,6 @@
 // libmcb_preload.so: runs an unmodified MPI application's MPI_Alltoall,
-// MPI_Allgather and MPI_Allreduce on the mcb algorithms that MCB_ALLTOALL,
-// MCB_ALLGATHER and MCB_ALLREDUCE name (docs/preload.md), through the MPI
+// MPI_Allgather, MPI_Allreduce and MPI_Bcast on the mcb algorithms that
+// MCB_ALLTOALL, MCB_ALLGATHER, MCB_ALLREDUCE and MCB_BCAST name (docs/preload.md), through the MPI
 // profiling interface: these functions replace the MPI's and call PMPI_*
 // for the MPI's own. This file holds the C entry points and what every
 // entry point shares (entry.hpp):
@@ -135,7 +135,15 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype da
   return serve(*cfg, {Coll::allreduce, sendbuf, count, datatype, recvbuf, 0, MPI_DATATYPE_NULL, op, comm},
                [](const Call& q) { return PMPI_Allreduce(q.send, q.recv, q.scount, q.stype, q.op, q.comm); });
 }
-/// This process's calls, served and fallen back over the three collectives
+int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  const Config* cfg = active(Coll::bcast);
+  if (!cfg) return PMPI_Bcast(buffer, count, datatype, root, comm);
+  return serve(
+      *cfg, {Coll::bcast, MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buffer, count, datatype, MPI_OP_NULL, comm, false, root},
+      [](const Call& q) { return PMPI_Bcast(q.recv, q.rcount, q.rtype, q.root, q.comm); });
+}
+
+/// This process's calls, served and fallen back over the four collectives
 /// so far, as the report counts them (for a long-running test to follow;
 /// found with dlsym, not declared in a header): -1 each when the report is
 /// off (MCB_PRELOAD_REPORT unset: nothing is counted) or before MPI_Init.
@@ -144,7 +152,7 @@ void mcb_preload_counts(long* calls, long* served, long* fallback) {
   const Config* cfg = g_config.load(std::memory_order_acquire);
   if (!cfg || cfg->report == Config::Report::off) return;
   *calls = *served = *fallback = 0;
-  for (Coll c : {Coll::alltoall, Coll::allgather, Coll::allreduce}) {
+  for (Coll c : kAllColls) {
     const CollStats s = stats().get(c);
     *calls += s.calls;
     *served += s.served;

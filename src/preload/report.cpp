@@ -12,7 +12,7 @@ namespace mcb::preload {
 const char* reason_name(Reason r) {
   static const char* names[kReasons] = {"intercomm", "in_place",           "type_mismatch", "type",
                                         "user_op",   "non_commutative_op", "overflow",      "empty",
-                                        "layout",    "setup_error",        "invalid"};
+                                        "layout",    "setup_error",        "invalid",       "root"};
   return names[static_cast<int>(r)];
 }
 
@@ -30,7 +30,7 @@ std::string format_report(const Config& cfg, int world_size) {
   };
   out << "# mcb_preload report: rank 0 of MPI_COMM_WORLD (" << world_size
       << " ranks); its own calls, times in seconds summed over them\n";
-  for (Coll c : {Coll::alltoall, Coll::allgather, Coll::allreduce}) {
+  for (Coll c : kAllColls) {
     const Choice& ch = cfg[c];
     if (!ch.enabled) {
       out << "mcb_preload: " << mpi_name(c) << " unset (the MPI's own, not intercepted)\n";
@@ -41,7 +41,8 @@ std::string format_report(const Config& cfg, int world_size) {
         << " fallback=" << s.fallback << " packed=" << s.packed << " time_served=" << sec(s.time_served)
         << " time_fallback=" << sec(s.time_fallback) << " time_setup=" << sec(s.time_setup) << " layouts=" << s.layouts
         << " shapes=" << s.shapes << " shapes_evicted=" << s.shapes_evicted << " plans=" << s.plans
-        << " plans_evicted=" << s.plans_evicted << " agreements=" << s.agreements << " fortran=" << s.fortran;
+        << " plans_evicted=" << s.plans_evicted << " agreements=" << s.agreements << " fortran=" << s.fortran
+        << " single=" << s.single;
     if (c == Coll::allreduce) out << " shm_segments=" << mcb::allreduce::shm_segments_held();
     out << "\n";
     for (int r = 0; r < kReasons; ++r) {

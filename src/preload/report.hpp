@@ -26,13 +26,15 @@ enum class Reason {
   layout,              // Algorithm::unsupported on this communicator's layout (uneven nodes, ...)
   setup_error,         // the algorithm refused this call when making its plan (a radix above P, ...)
   invalid,             // a null communicator or type, a negative count: the MPI reports it
+  root,                // a bcast from a root other than rank 0 (the algorithms broadcast from rank 0)
 };
-constexpr int kReasons = 11;
+constexpr int kReasons = 12;
 const char* reason_name(Reason r);
 
 struct CollStats {
   long calls = 0, served = 0, fallback = 0;
   long fortran = 0;  // of the calls, those made through a Fortran entry point of the preload
+  long single = 0;   // served calls on a communicator of one rank: a copy (or nothing), no setup
   long packed = 0;   // served calls that packed a non-contiguous type through a staging buffer
   long reasons[kReasons] = {};
   std::string first_why[kReasons];            // the first message, for layout and setup_error

@@ -9,15 +9,19 @@
 //   3. the plan for this rank's buffers (made alone when they are new);
 //   4. pack a non-contiguous send type into the shape's staging buffer,
 //      run the plan, unpack a non-contiguous receive type.
-// Alltoall and allgather move bytes (MPI_BYTE, count x type size): their
-// datatypes only need the same bytes on both sides. Allreduce keeps its
-// type, which must be one the algorithms reduce.
+// Alltoall, allgather and bcast move bytes (MPI_BYTE, count x type size):
+// their datatypes only need the same bytes on both sides. Allreduce keeps its
+// type, which must be one the algorithms reduce. MPI_Bcast is the
+// algorithms' in-place bcast from rank 0 (rank 0's receive buffer is the
+// source); another root goes to the MPI. On a communicator of one rank a
+// call of contiguous types is a copy (or nothing), served without a layout.
 #include "serve.hpp"
 
 #include <chrono>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <set>
 #include <string>
@@ -41,6 +45,7 @@ double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 // What one call adds to the report.
 struct Record {
   bool served = false;
+  bool single = false;  // served as a copy on a one-rank communicator
   Reason reason = Reason::invalid;
   std::string why;
   bool packed = false;
@@ -95,7 +100,8 @@ struct View {
   void* recv = nullptr;
   bool pack_send = false;    // the send type through stage_send
   bool stage_recv = false;   // the receive type through stage_recv (unpack after)
-  bool pack_recv = false;    // in-place allgather: the receive buffer packed before, too
+  bool pack_recv = false;    // in-place allgather, the bcast's root: the receive buffer packed before, too
+  bool unpack_recv = false;  // the staged receive buffer unpacked after (not at the bcast's root)
   long long send_bytes = 0;  // of the whole send (or staged receive) buffer
   long long recv_bytes = 0;
   int send_elems = 0, recv_elems = 0;  // elements of the call's types in those buffers
@@ -123,6 +129,22 @@ bool check(const Call& q, const CommCache& cache, View& v, Record& rec) {
     v.recv = q.recv;
     return true;
   }
+  if (q.coll == Coll::bcast) {
+    if (q.root < 0 || q.root >= p) return refuse(Reason::invalid);
+    if (q.root != 0) return refuse(Reason::root);
+    const TypeInfo rt = type_info(q.rtype);
+    const long long bytes = q.rcount * rt.size;
+    if (bytes == 0) return refuse(Reason::empty);
+    if (bytes > INT_MAX) return refuse(Reason::overflow);
+    v.key.count = bytes;
+    v.key.in_place = true;
+    v.recv_bytes = bytes;
+    v.recv_elems = q.rcount;
+    v.stage_recv = !rt.contiguous;
+    v.pack_recv = v.stage_recv && cache.rank == q.root;
+    v.unpack_recv = v.stage_recv && cache.rank != q.root;
+    return true;
+  }
   const bool in_place = q.send == MPI_IN_PLACE;
   if (in_place && q.coll == Coll::alltoall) return refuse(Reason::in_place);
   const TypeInfo rt = type_info(q.rtype);
@@ -139,6 +161,7 @@ bool check(const Call& q, const CommCache& cache, View& v, Record& rec) {
   v.recv_bytes = block * p;
   v.recv_elems = q.rcount * p;
   v.stage_recv = !rt.contiguous;
+  v.unpack_recv = v.stage_recv;
   v.pack_recv = in_place && !rt.contiguous;
   if (!in_place) {
     const int blocks = q.coll == Coll::alltoall ? p : 1;
@@ -246,6 +269,16 @@ bool attempt(const Config& cfg, int world_rank, const Call& q, Record& rec) {
   }
   View v;
   if (!check(q, cache, v, rec)) return false;
+  if (cache.size == 1 && (q.coll == Coll::bcast || v.key.in_place || (!v.pack_send && !v.stage_recv))) {
+    // One rank: the result is the input (a copy of contiguous bytes, or
+    // nothing to do). No layout, shape or plan.
+    if (q.coll != Coll::bcast && !v.key.in_place) {
+      const long long bytes = q.coll == Coll::allreduce ? v.key.count * type_info(q.stype).size : v.key.count;
+      if (q.send != q.recv) std::memcpy(q.recv, q.send, static_cast<std::size_t>(bytes));
+    }
+    rec.served = rec.single = true;
+    return true;
+  }
   const int plan_limit = choice.agreed ? 1 : cfg.plans;
 
   Shape* shape = find_shape(cache, v.key);
@@ -304,7 +337,7 @@ bool attempt(const Config& cfg, int world_rank, const Call& q, Record& rec) {
   const double lazy = entry->plan.report()->setup();
   entry->plan.execute();
   rec.setup += entry->plan.report()->setup() - lazy;
-  if (v.stage_recv) {
+  if (v.unpack_recv) {
     int pos = 0;
     MPI_Unpack(v.recv, static_cast<int>(v.recv_bytes), &pos, q.recv, v.recv_elems, q.rtype, q.comm);
     rec.packed = true;
@@ -335,6 +368,7 @@ int serve(const Config& cfg, const Call& q, Fallback fallback) {
   stats().update(q.coll, [&](CollStats& s) {
     ++s.calls;
     s.fortran += q.fortran ? 1 : 0;
+    s.single += rec.single ? 1 : 0;
     if (served) {
       ++s.served;
       s.time_served += mcb_time;

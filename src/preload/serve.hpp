@@ -13,8 +13,9 @@
 
 namespace mcb::preload {
 
-/// The arguments of MPI_Alltoall, MPI_Allgather or MPI_Allreduce (allreduce:
-/// scount/stype are its count/type; rcount/rtype unused).
+/// The arguments of MPI_Alltoall, MPI_Allgather, MPI_Allreduce or MPI_Bcast
+/// (allreduce: scount/stype are its count/type, rcount/rtype unused; bcast:
+/// send is MPI_IN_PLACE, recv/rcount/rtype its buffer, count and type).
 struct Call {
   Coll coll = Coll::alltoall;
   const void* send = nullptr;
@@ -26,6 +27,7 @@ struct Call {
   MPI_Op op = MPI_OP_NULL;
   MPI_Comm comm = MPI_COMM_NULL;
   bool fortran = false;  // through a Fortran entry point (fortran.cpp): counted as such
+  int root = 0;          // bcast
 };
 
 /// The MPI's own collective for a call: PMPI_* for a C call, the MPI's own

@@ -45,6 +45,24 @@ endfunction()
 set(ALL_SERVED
     "calls: alltoall=([0-9]+) allgather=([0-9]+) allreduce=([0-9]+)\n[\\s\\S]*MPI_Alltoall algorithm=[^ ]+ calls=\\1 served=\\1 fallback=0 [\\s\\S]*MPI_Allgather algorithm=[^ ]+ calls=\\2 served=\\2 fallback=0 [\\s\\S]*MPI_Allreduce algorithm=[^ ]+ calls=\\3 served=\\3 fallback=0 ")
 
+# The client's bcast count and the report's MPI_Bcast line: every call from
+# rank 0 served, the others (reason root) not.
+set(BCAST_SERVED
+    "bcast: calls=([0-9]+) from_root0=([0-9]+)\n[\\s\\S]*MPI_Bcast algorithm=[^ ]+ calls=\\1 served=\\2 ")
+
+# MPI_Bcast (preload_client bcast): every kind and size, on the world, a
+# duplicate, a reversed split, halves and MPI_COMM_SELF (served as nothing to
+# do: single=), twice per buffer, and from the last rank (reason root).
+function(mcb_preload_bcast name ranks env)
+  mcb_preload_test(bcast_${name} ${ranks} "${env}" --expect-stdout "preload_client: bcast: [0-9]+ checks passed"
+                   --expect-stdout "${BCAST_SERVED}" --expect-stdout "MPI_Bcast fallback reason=root calls=[1-9]"
+                   --expect-stdout "MPI_Bcast [^\n]* single=[1-9]" -- ${PRELOAD_CLIENT} bcast ${ARGN})
+endfunction()
+mcb_preload_bcast(p3 3 "MCB_BCAST=shm_tree")
+mcb_preload_bcast(p4_rpn2 4 "MCB_BCAST=shm_tree;MCB_RANKS_PER_NODE=2" --whole-nodes 2)
+mcb_preload_bcast(p5_system 5 "MCB_BCAST=system")
+mcb_preload_bcast(p2_cma 2 "MCB_BCAST=shm_tree:copy=cma")
+
 # Combinations of one algorithm per collective. The node-aware ones run on
 # virtual nodes of 2 at P = 4 (the client then leaves out the communicators
 # that cut a node unevenly) and on one node per rank or one node (all ranks
@@ -86,7 +104,8 @@ foreach(p 3 4 5 7)
       list(APPEND env MPIR_CVAR_IALLGATHER_INTRA_ALGORITHM=sched_brucks)
     endif()
     mcb_preload_test(${combo}_p${p} ${p} "${env}" --expect-stdout "preload_client: all: [0-9]+ checks passed"
-                     --expect-stdout "${ALL_SERVED}" -- ${PRELOAD_CLIENT} ${args})
+                     --expect-stdout "${ALL_SERVED}" --expect-stdout "MPI_Allreduce [^\n]* single=[1-9]"
+                     -- ${PRELOAD_CLIENT} ${args})
   endforeach()
 endforeach()
 
@@ -262,22 +281,26 @@ if(MPI_Fortran_FOUND)
   # Who served each collective's calls: on Open MPI the preload's Fortran
   # entry points (fortran= the program's count), on MPICH the C ones.
   if(MCB_MPI_FLAVOR STREQUAL "mpich")
-    set(fortran_calls "MPI_Alltoall [^\n]* fortran=0\n[\\s\\S]*MPI_Allgather [^\n]* fortran=0\n[\\s\\S]*MPI_Allreduce [^\n]* fortran=0 ")
+    set(fortran_calls "MPI_Alltoall [^\n]* fortran=0 [\\s\\S]*MPI_Allgather [^\n]* fortran=0 [\\s\\S]*MPI_Allreduce [^\n]* fortran=0 [\\s\\S]*MPI_Bcast [^\n]* fortran=0 ")
   else()
     set(fortran_calls
-        "calls: alltoall=([0-9]+) allgather=([0-9]+) allreduce=([0-9]+)\n[\\s\\S]*MPI_Alltoall [^\n]* fortran=\\1\n[\\s\\S]*MPI_Allgather [^\n]* fortran=\\2\n[\\s\\S]*MPI_Allreduce [^\n]* fortran=\\3 ")
+        "calls: alltoall=([0-9]+) allgather=([0-9]+) allreduce=([0-9]+)\npreload_fortran: bcast: calls=([0-9]+) [\\s\\S]*MPI_Alltoall [^\n]* fortran=\\1 [\\s\\S]*MPI_Allgather [^\n]* fortran=\\2 [\\s\\S]*MPI_Allreduce [^\n]* fortran=\\3 [\\s\\S]*MPI_Bcast [^\n]* fortran=\\4 ")
   endif()
   # mcb_preload_fortran(NAME RANKS ENV BINDING ARGS...)
   function(mcb_preload_fortran name ranks env binding)
     mcb_preload_test(fortran_${name} ${ranks} "${env}" --expect-stdout "preload_fortran: [0-9]+ checks passed"
-                     --expect-stdout "${ALL_SERVED}" --expect-stdout "${fortran_calls}"
+                     --expect-stdout "${ALL_SERVED}" --expect-stdout "${BCAST_SERVED}" --expect-stdout "${fortran_calls}"
+                     --expect-stdout "MPI_Allreduce [^\n]* single=[1-9]"
                      -- $<TARGET_FILE:preload_fortran_${binding}> ${ARGN})
   endfunction()
-  mcb_preload_fortran(mpif_h 3 "${combo_tra}" mpif_h)
-  mcb_preload_fortran(use_mpi_thread 3 "${combo_node_aware}" use_mpi thread)
-  mcb_preload_fortran(f08 4 "${combo_bruck}" f08)
-  mcb_preload_fortran(f08_thread 2 "MCB_ALLTOALL=pairwise;MCB_ALLGATHER=ring;MCB_ALLREDUCE=shm_tree" f08 thread)
-  mcb_preload_test(fortran_refuse 3 "${combo_tra}" --expect-stdout "preload_fortran: [0-9]+ checks passed"
+  mcb_preload_fortran(mpif_h 3 "${combo_tra};MCB_BCAST=shm_tree" mpif_h)
+  mcb_preload_fortran(use_mpi_thread 3 "${combo_node_aware};MCB_BCAST=system" use_mpi thread)
+  mcb_preload_fortran(f08 4 "${combo_bruck};MCB_BCAST=shm_tree" f08)
+  mcb_preload_fortran(f08_thread 2 "MCB_ALLTOALL=pairwise;MCB_ALLGATHER=ring;MCB_ALLREDUCE=shm_tree;MCB_BCAST=shm_tree"
+                      f08 thread)
+  mcb_preload_test(fortran_refuse 3 "${combo_tra};MCB_BCAST=shm_tree" --expect-stdout "preload_fortran: [0-9]+ checks passed"
+                   --expect-stdout "MPI_Bcast algorithm=shm_tree calls=5 served=4 fallback=1 "
+                   --expect-stdout "MPI_Bcast fallback reason=root calls=1"
                    --expect-stdout "MPI_Alltoall algorithm=tra calls=3 served=2 fallback=1 "
                    --expect-stdout "MPI_Allreduce algorithm=rabenseifner calls=31 served=29 fallback=2 "
                    --expect-stdout "MPI_Alltoall fallback reason=in_place calls=1"

@@ -49,7 +49,7 @@
 #include "proc_stats.h"
 
 static int world_size;
-static long n_alltoall, n_allgather, n_allreduce;
+static long n_alltoall, n_allgather, n_allreduce, n_bcast, n_bcast_root0;
 static int whole_nodes;
 
 /* ---- element values: kinds of element and what each holds ---- */
@@ -121,6 +121,24 @@ static void do_allgather(MPI_Comm comm, enum kind k, int count, int salt, int in
         FAIL("allgather %s count %d%s: block %d element %d of %d ranks", kind_name[k], count,
              in_place ? " in place" : "", from, i, p);
     }
+}
+
+/* Bcast of `count` elements of kind k from `root`; every rank checks. */
+static void do_bcast(MPI_Comm comm, enum kind k, int count, int root, int salt, void* buf) {
+  int r;
+  MPI_Comm_rank(comm, &r);
+  if (r == root)
+    for (int i = 0; i < count; ++i) put(k, buf, i, value(root, 0, i, salt));
+  else
+    memset(buf, 0xee, (size_t)count * kind_bytes(k));
+  check_rc(MPI_Bcast(buf, count, kind_type(k), root, comm), "MPI_Bcast");
+  ++n_bcast;
+  n_bcast_root0 += root == 0;
+  for (int i = 0; i < count; ++i) {
+    ++checks;
+    if (!same(k, buf, i, value(root, 0, i, salt)))
+      FAIL("bcast %s count %d from %d: element %d (rank %d)", kind_name[k], count, root, i, r);
+  }
 }
 
 /* Allreduce of int or double (sum, max, min, prod) or MPI_2INT (maxloc). */
@@ -247,6 +265,59 @@ static void scenario_all(void) {
       MPI_Comm_free(&sub);
     }
   }
+  exercise(MPI_COMM_SELF, 24); /* one rank: copies, no layout */
+}
+
+/* MPI_Bcast on one communicator: every kind at small to pipelined sizes
+ * (70,000 pairs: 1.1 MB, pieces of 256 KiB), twice on the same buffer, once
+ * from the last rank (the MPI's: the algorithms broadcast from rank 0), and
+ * a non-contiguous vector type (ScaLAPACK's kind: every second double):
+ * the gaps stay as they were on every rank. */
+static void bcast_on(MPI_Comm comm, int salt) {
+  static const int counts[] = {1, 3, 17, 1000, 70000};
+  int p, r;
+  MPI_Comm_size(comm, &p);
+  MPI_Comm_rank(comm, &r);
+  for (int c = 0; c < 5; ++c)
+    for (int k = 0; k < NKINDS; ++k) {
+      const int n = counts[c];
+      void* buf = alloc((size_t)n * kind_bytes((enum kind)k));
+      do_bcast(comm, (enum kind)k, n, 0, salt + c, buf);
+      do_bcast(comm, (enum kind)k, n, 0, salt + c + 1, buf);
+      if (p > 1 && c < 3) do_bcast(comm, (enum kind)k, n, p - 1, salt + c + 2, buf);
+      free(buf);
+    }
+  enum { N = 17 };
+  MPI_Datatype every2;
+  MPI_Type_vector(N, 1, 2, MPI_DOUBLE, &every2);
+  MPI_Type_commit(&every2);
+  double v[2 * N];
+  for (int i = 0; i < 2 * N; ++i) v[i] = r != 0 ? -7.0 : i % 2 ? -1.0 - i : (double)value(0, 0, i / 2, salt);
+  check_rc(MPI_Bcast(v, 1, every2, 0, comm), "MPI_Bcast");
+  ++n_bcast;
+  ++n_bcast_root0;
+  for (int i = 0; i < 2 * N; ++i) {
+    ++checks;
+    const double want = i % 2 == 0 ? (double)value(0, 0, i / 2, salt) : r == 0 ? -1.0 - i : -7.0;
+    if (v[i] != want) FAIL("bcast of a vector type: element %d is %g, expected %g (rank %d)", i, v[i], want, r);
+  }
+  MPI_Type_free(&every2);
+}
+
+static void scenario_bcast(void) {
+  bcast_on(MPI_COMM_WORLD, 0);
+  MPI_Comm dup;
+  MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+  bcast_on(dup, 31);
+  MPI_Comm_free(&dup);
+  MPI_Comm sub;
+  MPI_Comm_split(MPI_COMM_WORLD, 0, world_size - world_rank, &sub); /* reversed: world's last rank is the root */
+  bcast_on(sub, 41);
+  MPI_Comm_free(&sub);
+  MPI_Comm_split(MPI_COMM_WORLD, world_rank % 2, world_rank, &sub);
+  if (even_nodes(sub, whole_nodes)) bcast_on(sub, 51);
+  MPI_Comm_free(&sub);
+  bcast_on(MPI_COMM_SELF, 61); /* one rank: nothing to move */
 }
 
 /* Buffers that change on some ranks only: even ranks bring new buffers to
@@ -721,6 +792,8 @@ int main(int argc, char** argv) {
 
   if (!strcmp(scenario, "all"))
     scenario_all();
+  else if (!strcmp(scenario, "bcast"))
+    scenario_bcast();
   else if (!strcmp(scenario, "buffers"))
     scenario_buffers();
   else if (!strcmp(scenario, "noncontig"))
@@ -767,6 +840,7 @@ int main(int argc, char** argv) {
     else
       printf("preload_client: %s: %ld of %ld checks failed\n", scenario, totals[1], totals[0]);
     printf("preload_client: calls: alltoall=%ld allgather=%ld allreduce=%ld\n", n_alltoall, n_allgather, n_allreduce);
+    printf("preload_client: bcast: calls=%ld from_root0=%ld\n", n_bcast, n_bcast_root0);
     fflush(stdout);
   }
   MPI_Type_free(&pair_type);

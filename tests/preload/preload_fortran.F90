@@ -7,11 +7,13 @@
 !   thread   MPI_INIT_THREAD(MPI_THREAD_FUNNELED) instead of MPI_INIT
 !   refuse   also calls the C path refuses (an in-place alltoall, an
 !            allreduce with a user-defined op, a null datatype on a
-!            communicator that returns errors): the MPI's own must answer
+!            communicator that returns errors, a bcast from the last
+!            rank): the MPI's own must answer
 !            them right, and the null datatype's ierror must be an error
 ! Rank 0 prints "preload_fortran: N checks passed" and the calls it made as
-! "calls: alltoall=A allgather=G allreduce=R" (and, with refuse, the
-! refused ones as "refused: alltoall=a allreduce=r").
+! "calls: alltoall=A allgather=G allreduce=R", "bcast: calls=B
+! from_root0=B0" (the last, of the check totals, included) and, with refuse,
+! the refused ones as "refused: alltoall=a allreduce=r bcast=b".
 #if defined(MCB_MPI_F08)
 #define COMM_T type(MPI_Comm)
 #else
@@ -29,7 +31,8 @@ program preload_fortran
 #endif
   integer, parameter :: churn = 20
   integer :: ierr, rank, p, i, j, k, errors, checks, provided, totals(2), sums(2)
-  integer :: n_alltoall, n_allgather, n_allreduce, r_alltoall, r_allreduce, color, subrank, subsize
+  integer :: n_alltoall, n_allgather, n_allreduce, n_bcast, r_alltoall, r_allreduce, r_bcast
+  integer :: color, subrank, subsize
   logical :: thread, refuse
   character(len=16) :: arg
   COMM_T :: sub, ret
@@ -64,6 +67,8 @@ program preload_fortran
   n_allreduce = 0
   r_alltoall = 0
   r_allreduce = 0
+  r_bcast = 0
+  n_bcast = 1  ! the bcast of the check totals at the end
 
   ! Alltoall, 8-byte blocks (2 INTEGER) and 16-byte blocks (2 DOUBLE PRECISION).
   do j = 0, p - 1
@@ -99,6 +104,33 @@ program preload_fortran
       call expect(r(j * 8 + i) == j * 100 + i)
     end do
   end do
+
+  ! Bcast from rank 0 (CP2K's mp_bcast): LOGICAL, DOUBLE PRECISION, INTEGER.
+  if (rank == 0) then
+    flags = [.true., .true., .false.]
+  else
+    flags = [.false., .false., .true.]
+  end if
+  call MPI_BCAST(flags, 3, MPI_LOGICAL, 0, MPI_COMM_WORLD, ierr)
+  call expect(ierr == MPI_SUCCESS)
+  call expect(flags(1) .and. flags(2) .and. .not. flags(3))
+  do i = 1, 2 * p
+    ds(i) = merge(1.5d0 * i, -1.0d0, rank == 0)
+  end do
+  call MPI_BCAST(ds, 2 * p, MPI_DOUBLE_PRECISION, 0, MPI_COMM_WORLD, ierr)
+  call expect(ierr == MPI_SUCCESS)
+  do i = 1, 2 * p
+    call expect(ds(i) == 1.5d0 * i)
+  end do
+  do i = 1, 8
+    s(i) = merge(100 + i, -i, rank == 0)
+  end do
+  call MPI_BCAST(s, 8, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
+  call expect(ierr == MPI_SUCCESS)
+  do i = 1, 8
+    call expect(s(i) == 100 + i)
+  end do
+  n_bcast = n_bcast + 3
 
   ! Allreduce: DOUBLE PRECISION sum, in-place max and product, INTEGER8 sum
   ! in place (CP2K's mp_sum_l), INTEGER min, LOGICAL or and and,
@@ -213,6 +245,18 @@ program preload_fortran
     call expect(ierr /= MPI_SUCCESS)
     call MPI_COMM_FREE(ret, ierr)
     r_allreduce = r_allreduce + 1
+    ! Bcast from the last rank: the algorithms broadcast from rank 0.
+    if (p > 1) then
+      do i = 1, 8
+        s(i) = merge(200 + i, -i, rank == p - 1)
+      end do
+      call MPI_BCAST(s, 8, MPI_INTEGER, p - 1, MPI_COMM_WORLD, ierr)
+      call expect(ierr == MPI_SUCCESS)
+      do i = 1, 8
+        call expect(s(i) == 200 + i)
+      end do
+      r_bcast = r_bcast + 1
+    end if
   end if
 
   totals(1) = checks
@@ -226,7 +270,9 @@ program preload_fortran
     end if
     print '(a, i0, a, i0, a, i0)', 'preload_fortran: calls: alltoall=', n_alltoall + r_alltoall, ' allgather=', &
       n_allgather, ' allreduce=', n_allreduce + r_allreduce
-    if (refuse) print '(a, i0, a, i0)', 'preload_fortran: refused: alltoall=', r_alltoall, ' allreduce=', r_allreduce
+    print '(a, i0, a, i0)', 'preload_fortran: bcast: calls=', n_bcast + r_bcast, ' from_root0=', n_bcast
+    if (refuse) print '(a, i0, a, i0, a, i0)', 'preload_fortran: refused: alltoall=', r_alltoall, ' allreduce=', &
+      r_allreduce, ' bcast=', r_bcast
   end if
   call MPI_BCAST(sums, 2, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
   call MPI_FINALIZE(ierr)
