@@ -8,8 +8,10 @@
 # SMPI for the simulation build, FFTW 3 for mcb_fft, and the preload
 # library's external clients: HPC Challenge (hpcc, linked against Open MPI),
 # ScaLAPACK's BLACS tester (scalapack-mpi-test, one build per MPI) and
-# gfortran for its Fortran test, and Chromium to load scripts/compare.py's
-# --html page headless (test compare_html).
+# gfortran for its Fortran tests, CP2K (cp2k, linked against Open MPI: the
+# preload's application test preload_cp2k and scripts/apps/cp2k.sh), and
+# Chromium to load scripts/compare.py's --html page headless (test
+# compare_html).
 # Needs root (or sudo). Safe to run again.
 set -euo pipefail
 packages=(
@@ -20,7 +22,7 @@ packages=(
   hipcc libamdhip64-dev
   slurmctld slurmd slurm-client
   libsimgrid-dev
-  libfftw3-dev hpcc scalapack-mpi-test gfortran
+  libfftw3-dev hpcc scalapack-mpi-test gfortran cp2k
   chromium
 )
 missing=()

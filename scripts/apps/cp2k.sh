@@ -3,7 +3,7 @@
 # with libmcb_preload's, interleaved (docs/applications.md):
 #
 #   scripts/apps/cp2k.sh [--build DIR] [--reps N] [--ranks P] [--steps S]
-#                        [--molecules M] [--out DIR] [--config NAME=ENV ...]
+#                        [--molecules M] [--out DIR] [--config NAME=ENV ...] [--check]
 #
 # Needs Debian's cp2k (apt-get install cp2k; this script installs nothing)
 # and a preload built against the MPI that cp2k links (Debian's Open MPI:
@@ -17,6 +17,8 @@
 # MPI's own algorithms through mcb's plans: the preload's own cost), mcb (the
 # papers' algorithms: shm_recursive_exchange, tra, sparbit). --config
 # NAME="VAR=VALUE VAR=VALUE" replaces the list (repeatable; NAME=- for none).
+# --check (the test preload_cp2k): also fail unless each preload report shows
+# alltoall, allgather, allreduce and bcast served (cp2k_h2o.py summary --check).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -27,6 +29,7 @@ steps=1
 molecules=32
 out=
 configs=()
+check=()
 while (($#)); do
   case $1 in
     --build) build=$2; shift 2 ;;
@@ -36,7 +39,8 @@ while (($#)); do
     --molecules) molecules=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --config) configs+=("$2"); shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    --check) check=(--check); shift ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "cp2k.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -48,8 +52,8 @@ preload=$build/src/preload/libmcb_preload.so
 [[ -f $preload ]] || { echo "cp2k.sh: no $preload (build mcb with -DMCB_MPI=openmpi first)" >&2; exit 2; }
 if ((${#configs[@]} == 0)); then
   configs=("mpi=-"
-           "system=MCB_ALLREDUCE=system MCB_ALLTOALL=system MCB_ALLGATHER=system"
-           "mcb=MCB_ALLREDUCE=shm_recursive_exchange MCB_ALLTOALL=tra MCB_ALLGATHER=sparbit")
+           "system=MCB_ALLREDUCE=system MCB_ALLTOALL=system MCB_ALLGATHER=system MCB_BCAST=system"
+           "mcb=MCB_ALLREDUCE=shm_recursive_exchange MCB_ALLTOALL=tra MCB_ALLGATHER=sparbit MCB_BCAST=shm_tree")
 fi
 out=${out:-$root/cp2k-h2o-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out"
@@ -59,7 +63,7 @@ mpirun=(mpirun.openmpi -n "$ranks" --bind-to core --map-by core)
 [[ $(id -u) -eq 0 ]] && mpirun+=(--allow-run-as-root)
 export OMP_NUM_THREADS=1 HWLOC_COMPONENTS=${HWLOC_COMPONENTS:--linuxio,-pci} OMPI_MCA_pml=${OMPI_MCA_pml:-ob1}
 {
-  echo "# cp2k.sh $(date -u +%FT%TZ) on $(hostname): $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
+  echo "# cp2k.sh $(date -u +%FT%TZ) on $(hostname): $(getconf _NPROCESSORS_ONLN) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
   echo "# cp2k: $(cp2k --version 2>/dev/null | head -1); $ranks ranks bound to cores, $reps reps, $steps MD steps, H2O-$molecules"
   echo "# mcb: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown); preload $preload"
   for c in "${configs[@]}"; do echo "# config ${c%%=*}: ${c#*=}"; done
@@ -81,4 +85,4 @@ for ((rep = 1; rep <= reps; rep++)); do
   done
 done
 echo "# all runs: $((SECONDS - start)) s" | tee -a "$out/README.txt"
-/usr/bin/python3 "$here/cp2k_h2o.py" summary "$out" | tee "$out/summary.txt"
+/usr/bin/python3 "$here/cp2k_h2o.py" summary "${check[@]}" "$out" | tee "$out/summary.txt"

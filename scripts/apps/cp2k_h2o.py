@@ -12,7 +12,10 @@
       file on every machine), O-H 0.9572 A, H-O-H 104.52 degrees.
   cp2k_h2o.py summary DIR
       Reads DIR/<config>-<rep>.out (CP2K's output) and, if present,
-      DIR/<config>-<rep>.report (the preload's report); prints per
+      DIR/<config>-<rep>.report (the preload's report); with --check, each
+      report must show the four collectives called and served, the calls
+      left to the MPI only for a zero count or the program's own reduction
+      operations. Prints per
       configuration the energies (every MD step's potential energy: equal
       across configurations to the last printed digit, or the difference),
       CP2K's total time (its timing report's CP2K line, total time of the
@@ -252,7 +255,37 @@ def summary(args):
         if reports:
             print(f"# the preload's report of {config}, {reports[-1].name} (rank 0):")
             print(reports[-1].read_text().rstrip())
+            if args.check:
+                for report in reports:
+                    ok &= check_report(report)
     return 0 if ok else 1
+
+
+# Fallback reasons that are the program's own choice (nothing an algorithm
+# could serve): a zero count, its own reduction operations.
+EXPECTED_REASONS = {"empty", "user_op", "non_commutative_op"}
+
+
+def check_report(path):
+    """Every intercepted collective called and served, and the calls left to
+    the MPI only for the reasons above."""
+    text = path.read_text()
+    ok = True
+    for coll in ("MPI_Alltoall", "MPI_Allgather", "MPI_Allreduce", "MPI_Bcast"):
+        m = re.search(rf"^mcb_preload: {coll} algorithm=\S+ calls=(\d+) served=(\d+) fallback=(\d+) ", text, re.M)
+        if not m:
+            print(f"{path}: no {coll} line")
+            ok = False
+            continue
+        calls, served, fallback = map(int, m.groups())
+        if served == 0 or calls != served + fallback:
+            print(f"{path}: {coll} calls={calls} served={served} fallback={fallback}")
+            ok = False
+        for reason, n in re.findall(rf"^mcb_preload: {coll} fallback reason=(\S+) calls=(\d+)", text, re.M):
+            if reason not in EXPECTED_REASONS:
+                print(f"{path}: {coll}: {n} calls left to the MPI for {reason}")
+                ok = False
+    return ok
 
 
 def main():
@@ -264,6 +297,9 @@ def main():
     i.add_argument("--out", required=True)
     s = sub.add_parser("summary")
     s.add_argument("dir")
+    s.add_argument("--check", action="store_true",
+                   help="also fail unless every report shows each of the four collectives served, "
+                   "with fallbacks only for " + ", ".join(sorted(EXPECTED_REASONS)))
     args = p.parse_args()
     if args.cmd == "input":
         write_input(args)

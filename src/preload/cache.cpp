@@ -40,6 +40,8 @@ int delete_comm_cache(MPI_Comm, int, void* value, void*) {
     r.erase(std::remove(r.begin(), r.end(), cache), r.end());
   }
   for (auto& list : cache->shapes) list.clear();  // plans before the layout whose communicators they use
+  cache->layout.reset();
+  for (auto& r : cache->rotated) MPI_Comm_free(&r.second);  // their caches go with them (this callback)
   delete cache;
   return MPI_SUCCESS;
 }
@@ -73,19 +75,32 @@ CommCache& comm_cache(MPI_Comm comm) {
   return *cache;
 }
 
+MPI_Comm rotated_comm(CommCache& cache, int root) {
+  for (const auto& r : cache.rotated)
+    if (r.first == root) return r.second;
+  MPI_Comm c = MPI_COMM_NULL;
+  MPI_Comm_split(cache.comm, 0, (cache.rank - root + cache.size) % cache.size, &c);
+  cache.rotated.emplace_back(root, c);
+  return c;
+}
+
 void free_comm_caches() {
   if (comm_keyval == MPI_KEYVAL_INVALID) return;
-  std::vector<CommCache*> live;
-  {
-    std::lock_guard<std::mutex> lock(registry_mutex());
-    live = registry();
-  }
   // Freeing a layout is collective over its communicator (and a shared
   // window's free synchronizes): every rank goes in the order the layouts
-  // were made, newest first, which the ranks of a communicator share.
-  std::sort(live.begin(), live.end(),
-            [](const CommCache* a, const CommCache* b) { return a->layout_order > b->layout_order; });
-  for (CommCache* c : live) MPI_Comm_delete_attr(c->comm, comm_keyval);
+  // were made, newest first, which the ranks of a communicator share. One
+  // at a time from the registry: freeing a cache frees its rotated
+  // communicators' caches too.
+  for (;;) {
+    CommCache* next = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(registry_mutex());
+      for (CommCache* c : registry())
+        if (!next || c->layout_order > next->layout_order) next = c;
+    }
+    if (!next) break;
+    MPI_Comm_delete_attr(next->comm, comm_keyval);
+  }
   MPI_Comm_free_keyval(&comm_keyval);
 }
 

@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "config.hpp"
@@ -69,12 +70,20 @@ struct CommCache {
   bool verdict_known[kColls] = {};
   std::string unsupported[kColls];                     // Algorithm::unsupported on the layout
   std::vector<std::unique_ptr<Shape>> shapes[kColls];  // per collective, most recently used first
+  /// Bcast from root r > 0: the algorithms broadcast from rank 0, so such a
+  /// call runs on a private copy of this communicator rotated to start at r
+  /// (made on the first call from r, freed with this cache), with a cache of
+  /// its own.
+  std::vector<std::pair<int, MPI_Comm>> rotated;
 };
 
 /// Creates the communicator keyval (MPI_Init).
 void init_comm_cache();
 /// The cache of `comm`, made empty on the first call.
 CommCache& comm_cache(MPI_Comm comm);
+/// `cache`'s communicator rotated so that `root` is its rank 0 (made on the
+/// first call with this root: collective over the communicator).
+MPI_Comm rotated_comm(CommCache& cache, int root);
 /// Numbers layouts in the order they are made.
 long next_layout_order();
 /// Frees every cache still attached (MPI_Finalize, before PMPI_Finalize),

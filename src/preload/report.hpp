@@ -25,10 +25,9 @@ enum class Reason {
   empty,               // nothing to move (count 0)
   layout,              // Algorithm::unsupported on this communicator's layout (uneven nodes, ...)
   setup_error,         // the algorithm refused this call when making its plan (a radix above P, ...)
-  invalid,             // a null communicator or type, a negative count: the MPI reports it
-  root,                // a bcast from a root other than rank 0 (the algorithms broadcast from rank 0)
+  invalid,             // a null communicator or type, a negative count, a root out of range: the MPI reports it
 };
-constexpr int kReasons = 12;
+constexpr int kReasons = 11;
 const char* reason_name(Reason r);
 
 struct CollStats {

@@ -13,7 +13,8 @@
 // their datatypes only need the same bytes on both sides. Allreduce keeps its
 // type, which must be one the algorithms reduce. MPI_Bcast is the
 // algorithms' in-place bcast from rank 0 (rank 0's receive buffer is the
-// source); another root goes to the MPI. On a communicator of one rank a
+// source); from another root, on a private copy of the communicator rotated
+// to start there (cache.hpp). On a communicator of one rank a
 // call of contiguous types is a copy (or nothing), served without a layout.
 #include "serve.hpp"
 
@@ -130,8 +131,7 @@ bool check(const Call& q, const CommCache& cache, View& v, Record& rec) {
     return true;
   }
   if (q.coll == Coll::bcast) {
-    if (q.root < 0 || q.root >= p) return refuse(Reason::invalid);
-    if (q.root != 0) return refuse(Reason::root);
+    if (q.root != 0) return refuse(Reason::invalid);  // attempt() rotated a valid root to 0
     const TypeInfo rt = type_info(q.rtype);
     const long long bytes = q.rcount * rt.size;
     if (bytes == 0) return refuse(Reason::empty);
@@ -266,6 +266,14 @@ bool attempt(const Config& cfg, int world_rank, const Call& q, Record& rec) {
   if (cache.inter) {
     rec.reason = Reason::intercomm;
     return false;
+  }
+  if (q.coll == Coll::bcast && q.root > 0 && q.root < cache.size) {
+    // The algorithms broadcast from rank 0: the same call on this
+    // communicator rotated to start at the root (every rank is here).
+    Call rotated = q;
+    rotated.comm = rotated_comm(cache, q.root);
+    rotated.root = 0;
+    return attempt(cfg, world_rank, rotated, rec);
   }
   View v;
   if (!check(q, cache, v, rec)) return false;

@@ -270,7 +270,7 @@ static void scenario_all(void) {
 
 /* MPI_Bcast on one communicator: every kind at small to pipelined sizes
  * (70,000 pairs: 1.1 MB, pieces of 256 KiB), twice on the same buffer, once
- * from the last rank (the MPI's: the algorithms broadcast from rank 0), and
+ * from the last rank (a rotated copy of the communicator), and
  * a non-contiguous vector type (ScaLAPACK's kind: every second double):
  * the gaps stay as they were on every rank. */
 static void bcast_on(MPI_Comm comm, int salt) {
