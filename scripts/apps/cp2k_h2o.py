@@ -150,6 +150,12 @@ def write_input(args):
 ENERGY_RE = re.compile(r"ENERGY\| Total FORCE_EVAL \( QS \) energy \[a\.u\.\]:\s+(\S+)")
 # CP2K's timing report: SUBROUTINE CALLS ASD SELF-AVG SELF-MAX TOTAL-AVG TOTAL-MAX
 TIMING_RE = re.compile(r"^ (\S+)\s+(\d+)\s+\S+\s+\S+\s+\S+\s+(\S+)\s+(\S+)\s*$")
+# CP2K's compute kernels (no MPI inside: collocation and integration on the
+# grids, DBCSR's local multiplications, the local 3-D FFTs): the control.
+# The preload cannot change their time; when their ratio moves with the
+# total's, the machine's speed moved between the runs.
+COMPUTE = ("grid_collocate_task_list", "grid_integrate_task_list", "multiply_cannon_multrec", "fft3d_ps")
+
 # CP2K's message-passing timers by collective family (mp_sum_l, mp_max_d,
 # mp_bcast_i, mp_alltoall_z22v, mp_allgather_i34, ...): leaves of its call tree.
 FAMILIES = {
@@ -166,6 +172,7 @@ def read_run(path):
     energies = ENERGY_RE.findall(text)
     total = None
     families = {f: 0.0 for f in FAMILIES}
+    families["compute"] = 0.0
     in_timing = False
     for line in text.splitlines():
         if "T I M I N G" in line:
@@ -174,9 +181,11 @@ def read_run(path):
         m = TIMING_RE.match(line) if in_timing else None
         if not m:
             continue
-        name, total_max = m.group(1), float(m.group(4))
+        name, self_max, total_max = m.group(1), float(m.group(3)), float(m.group(4))
         if name == "CP2K":
             total = total_max
+        if name in COMPUTE:
+            families["compute"] += self_max
         for family, regex in FAMILIES.items():
             if regex.match(name):
                 families[family] += total_max
@@ -187,6 +196,12 @@ def spread(values):
     if not values:
         return "-"
     return f"{statistics.median(values):.2f} [{min(values):.2f}-{max(values):.2f}]"
+
+
+def spread3(values):
+    if not values:
+        return "-"
+    return f"{statistics.median(values):.3f} [{min(values):.3f}-{max(values):.3f}]"
 
 
 def config_order(d, found):
@@ -211,7 +226,7 @@ def summary(args):
     rows = []
     ok = True
     for config in configs:
-        energies, totals, fams = [], [], {f: [] for f in FAMILIES}
+        energies, totals, fams, by_rep = [], [], {f: [] for f in list(FAMILIES) + ["compute"]}, {}
         for rep, out in sorted(runs[config]):
             e, total, families = read_run(out)
             if total is None:
@@ -220,6 +235,7 @@ def summary(args):
                 continue
             energies.append(e)
             totals.append(total)
+            by_rep[rep] = (total, families["compute"])
             for f, t in families.items():
                 fams[f].append(t)
         distinct = {tuple(e) for e in energies}
@@ -233,7 +249,7 @@ def summary(args):
             ok = False
             diffs = [float(a) - float(b) for a, b in zip(e0, base_energies)]
             print(f"{config}: energies differ from {configs[0]}'s by {diffs}")
-        rows.append((config, totals, fams, same))
+        rows.append((config, totals, fams, same, by_rep))
     print(f"# CP2K H2O runs in {d}: seconds of CP2K's own timing report (TOTAL TIME of the slowest rank),")
     print("# median [min-max] over the repetitions; ratio: of medians, against the first configuration;")
     print("# collective families: CP2K's mp_sum/max/min/prod_*, mp_bcast_*, mp_alltoall_*, mp_allgather_* timers summed")
@@ -242,12 +258,24 @@ def summary(args):
         head += f" {f:>20}"
     print(head + "  energies")
     base_total = statistics.median(rows[0][1]) if rows[0][1] else float("nan")
-    for config, totals, fams, same in rows:
+    for config, totals, fams, same, _ in rows:
         ratio = statistics.median(totals) / base_total if totals else float("nan")
         line = f"{config:<12} {len(totals):>4} {spread(totals):>22} {ratio:>6.3f}"
         for f in FAMILIES:
             line += f" {spread(fams[f]):>20}"
         print(line + ("  identical" if same else "  DIFFER"))
+    # Paired: each repetition's run against the first configuration's run of
+    # the same repetition (they ran one after the other), total and compute.
+    print(f"# paired ratios against {configs[0]}, run by run of the same repetition: median [min-max];")
+    print("# compute: CP2K's MPI-free kernels (" + ", ".join(COMPUTE) + "), the control for the machine's speed")
+    print(f"{'configuration':<12} {'total':>22} {'compute':>22}  per repetition (total/compute)")
+    base = rows[0][4]
+    for config, _, _, _, by_rep in rows[1:]:
+        reps = sorted(r for r in by_rep if r in base)
+        tr = [by_rep[r][0] / base[r][0] for r in reps]
+        cr = [by_rep[r][1] / base[r][1] for r in reps if base[r][1] > 0]
+        each = " ".join(f"{by_rep[r][0] / base[r][0]:.3f}/{by_rep[r][1] / base[r][1]:.3f}" for r in reps if base[r][1] > 0)
+        print(f"{config:<12} {spread3(tr):>22} {spread3(cr):>22}  {each}")
     if base_energies:
         print(f"# potential energy per force evaluation [a.u.] ({configs[0]}): " + " ".join(base_energies))
     for config in configs:
