@@ -16,7 +16,9 @@
 # Configurations (default): mpi (no preload), system (the preload with the
 # MPI's own algorithms through mcb's plans: the preload's own cost), mcb (the
 # papers' algorithms: shm_recursive_exchange, tra, sparbit). --config
-# NAME="VAR=VALUE VAR=VALUE" replaces the list (repeatable; NAME=- for none).
+# NAME="VAR=VALUE VAR=VALUE" replaces the list (repeatable; NAME=- for no
+# preload, NAME=+ for the preload loaded with no collective set: what loading
+# it costs).
 # --check (the test preload_cp2k): also fail unless each preload report shows
 # alltoall, allgather, allreduce and bcast served (cp2k_h2o.py summary --check).
 set -euo pipefail
@@ -76,7 +78,7 @@ for ((rep = 1; rep <= reps; rep++)); do
     args=()
     if [[ $env_text != - ]]; then
       args+=(-x "LD_PRELOAD=$preload" -x "MCB_PRELOAD_REPORT=$out/$name-$rep.report")
-      for kv in $env_text; do args+=(-x "$kv"); done
+      [[ $env_text == + ]] || for kv in $env_text; do args+=(-x "$kv"); done
     fi
     t0=$SECONDS
     (cd "$out" && "${mpirun[@]}" -x OMP_NUM_THREADS "${args[@]}" cp2k -i h2o.inp -o "$name-$rep.out" \

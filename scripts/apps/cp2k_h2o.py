@@ -267,15 +267,18 @@ def summary(args):
     # Paired: each repetition's run against the first configuration's run of
     # the same repetition (they ran one after the other), total and compute.
     print(f"# paired ratios against {configs[0]}, run by run of the same repetition: median [min-max];")
-    print("# compute: CP2K's MPI-free kernels (" + ", ".join(COMPUTE) + "), the control for the machine's speed")
-    print(f"{'configuration':<12} {'total':>22} {'compute':>22}  per repetition (total/compute)")
+    print("# compute: CP2K's MPI-free kernels (" + ", ".join(COMPUTE) + "), the control for the machine's speed;")
+    print("# corrected: total ratio / compute ratio of the same pair (the machine's speed divided out)")
+    print(f"{'configuration':<12} {'total':>22} {'compute':>22} {'corrected':>22}  per repetition (total/compute)")
     base = rows[0][4]
     for config, _, _, _, by_rep in rows[1:]:
         reps = sorted(r for r in by_rep if r in base)
         tr = [by_rep[r][0] / base[r][0] for r in reps]
         cr = [by_rep[r][1] / base[r][1] for r in reps if base[r][1] > 0]
-        each = " ".join(f"{by_rep[r][0] / base[r][0]:.3f}/{by_rep[r][1] / base[r][1]:.3f}" for r in reps if base[r][1] > 0)
-        print(f"{config:<12} {spread3(tr):>22} {spread3(cr):>22}  {each}")
+        pairs = [r for r in reps if base[r][1] > 0 and by_rep[r][1] > 0]
+        corrected = [(by_rep[r][0] / base[r][0]) / (by_rep[r][1] / base[r][1]) for r in pairs]
+        each = " ".join(f"{by_rep[r][0] / base[r][0]:.3f}/{by_rep[r][1] / base[r][1]:.3f}" for r in pairs)
+        print(f"{config:<12} {spread3(tr):>22} {spread3(cr):>22} {spread3(corrected):>22}  {each}")
     if base_energies:
         print(f"# potential energy per force evaluation [a.u.] ({configs[0]}): " + " ".join(base_energies))
     for config in configs:
