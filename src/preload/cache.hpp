@@ -65,7 +65,8 @@ struct CommCache {
   bool inter = false;
   int size = 0;
   int rank = 0;
-  std::unique_ptr<Layout> layout;  // made on the first call that an algorithm may serve
+  std::unique_ptr<Layout> layout;  // made on the Config::setup_after-th call that an algorithm may serve
+  long calls_before_layout = 0;    // such calls seen while there is no layout
   long layout_order = 0;           // when it was made (MPI_Finalize frees in reverse)
   bool verdict_known[kColls] = {};
   std::string unsupported[kColls];                     // Algorithm::unsupported on the layout

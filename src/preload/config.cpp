@@ -183,6 +183,7 @@ Config read_config() {
     cfg.shapes = parse_positive("MCB_PRELOAD_CACHE", parts[0]);
     cfg.plans = parse_positive("MCB_PRELOAD_CACHE", parts[1]);
   });
+  guarded("MCB_PRELOAD_SETUP", [&](const std::string& v) { cfg.setup_after = parse_positive("MCB_PRELOAD_SETUP", v); });
   guarded("MCB_PRELOAD_REPORT", [&](const std::string& v) {
     if (v == "0") return;
     if (v == "1" || v == "stderr")

@@ -43,6 +43,12 @@ struct Config {
   /// (MCB_PRELOAD_CACHE=SHAPES,PLANS).
   int shapes = 16;
   int plans = 4;
+  /// A communicator is set up (its layout: private communicators, the
+  /// algorithms' verdicts) at its N-th call that an algorithm could serve;
+  /// the calls before go to the MPI (reason deferred). 1: at the first call.
+  /// For programs that make communicators for a call or two and free them
+  /// (MCB_PRELOAD_SETUP=N; docs/preload.md, what a new communicator costs).
+  int setup_after = 1;
   enum class Report { off, to_stderr, to_stdout, to_file };
   Report report = Report::off;
   std::string report_path;

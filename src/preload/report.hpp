@@ -26,8 +26,9 @@ enum class Reason {
   layout,              // Algorithm::unsupported on this communicator's layout (uneven nodes, ...)
   setup_error,         // the algorithm refused this call when making its plan (a radix above P, ...)
   invalid,             // a null communicator or type, a negative count, a root out of range: the MPI reports it
+  deferred,            // before the communicator's set-up (MCB_PRELOAD_SETUP=N: its first N-1 servable calls)
 };
-constexpr int kReasons = 11;
+constexpr int kReasons = 12;
 const char* reason_name(Reason r);
 
 struct CollStats {

@@ -289,6 +289,13 @@ bool attempt(const Config& cfg, int world_rank, const Call& q, Record& rec) {
   }
   const int plan_limit = choice.agreed ? 1 : cfg.plans;
 
+  // A communicator's set-up waits for its setup_after-th servable call (the
+  // same call on every rank: every rank makes the same calls on it and the
+  // checks above read only what is alike on every rank).
+  if (!cache.layout && ++cache.calls_before_layout < cfg.setup_after) {
+    rec.reason = Reason::deferred;
+    return false;
+  }
   Shape* shape = find_shape(cache, v.key);
   const bool fresh = shape == nullptr;
   if (fresh) shape = set_up_shape(cfg, world_rank, q, cache, v, rec);  // every rank is here, in the same call

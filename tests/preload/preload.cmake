@@ -142,6 +142,19 @@ mcb_preload_test(counts_100k_shm_p2 2 "MCB_ALLREDUCE=shm_recursive_exchange"
                  --expect-stdout "counts: [0-9]+ checks passed"
                  --expect-stdout "calls=100000 served=100000 .* shapes=100000 shapes_evicted=99984 .* shm_segments=1$"
                  -- ${PRELOAD_CLIENT} counts 100000)
+# A new communicator per round with 1-64 in-place sums on it (CP2K's
+# pattern; scripts/preload/preload_first_call.py --newcomm times it): every
+# round's communicator gets a layout.
+mcb_preload_test(newcomm_p3 3 "MCB_ALLREDUCE=shm_recursive_exchange" --expect-stdout "newcomm: [0-9]+ checks passed"
+                 --expect-stdout "MPI_Allreduce algorithm=shm_recursive_exchange calls=870 served=870 .* layouts=50 "
+                 -- ${PRELOAD_CLIENT} newcomm 10)
+# MCB_PRELOAD_SETUP=2: a communicator is set up at its second call; the
+# rounds with one call never are (10 + 40 first calls deferred, 40 layouts).
+mcb_preload_test(newcomm_setup2_p3 3 "MCB_ALLREDUCE=shm_recursive_exchange;MCB_PRELOAD_SETUP=2"
+                 --expect-stdout "newcomm: [0-9]+ checks passed"
+                 --expect-stdout "MPI_Allreduce algorithm=shm_recursive_exchange calls=870 served=820 fallback=50 .* layouts=40 "
+                 --expect-stdout "MPI_Allreduce fallback reason=deferred calls=50"
+                 -- ${PRELOAD_CLIENT} newcomm 10)
 # Communicator churn: 5,000 rounds of a split and its duplicate (10,000
 # communicators, each with a layout, shapes and a shared segment), all three
 # collectives on each: mappings, descriptors, /dev/shm and resident memory
@@ -244,6 +257,7 @@ mcb_preload_bad(twice "MCB_ALLTOALL=tra:radix=2:radix=3" "tra: radix given twice
 mcb_preload_bad(ranks_per_node "MCB_ALLTOALL=tra;MCB_RANKS_PER_NODE=0" "MCB_RANKS_PER_NODE=0: expected a positive integer")
 mcb_preload_bad(report "MCB_PRELOAD_REPORT=yes" "MCB_PRELOAD_REPORT=yes: expected 0, 1")
 mcb_preload_bad(cache "MCB_ALLTOALL=tra;MCB_PRELOAD_CACHE=8" "MCB_PRELOAD_CACHE=8: expected SHAPES,PLANS")
+mcb_preload_bad(setup "MCB_ALLREDUCE=system;MCB_PRELOAD_SETUP=0" "MCB_PRELOAD_SETUP=0: expected a positive integer")
 
 # Fortran (src/preload/fortran.cpp): the same program (preload_fortran.F90:
 # alltoall of 8 and 16 B blocks, allgather of 32 B blocks, allreduces of
@@ -393,3 +407,8 @@ add_test(NAME preload_first_call_script
                  --mpi ${MCB_MPI_FLAVOR} --algorithms system --runs 1)
 set_tests_properties(preload_first_call_script PROPERTIES LABELS "mpi;preload" TIMEOUT 180 PASS_REGULAR_EXPRESSION
                      "# preload_first_call: .* 100000 +[0-9.]+ +[0-9.]+ +[0-9.]+ +-?[0-9.]+")
+add_test(NAME preload_first_call_newcomm
+         COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_SOURCE_DIR}/scripts/preload/preload_first_call.py --build ${CMAKE_BINARY_DIR}
+                 --mpi ${MCB_MPI_FLAVOR} --algorithms system --runs 1 --newcomm)
+set_tests_properties(preload_first_call_newcomm PROPERTIES LABELS "mpi;preload" TIMEOUT 180 PASS_REGULAR_EXPRESSION
+                     "# preload_first_call --newcomm: .*\n +64 +[0-9.]+ +[0-9.]+ +[0-9.]+")

@@ -740,6 +740,38 @@ static double median_of_max(double* t, int n) {
   return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
 }
 
+/* What a new communicator costs (CP2K makes and frees them as it goes):
+ * `n` rounds of MPI_Comm_split of the world, k in-place 8-byte sums on it
+ * (CP2K's mp_sum_l) and MPI_Comm_free, for k = 1, 2, 4, 16, 64; the median
+ * over rounds of the slowest rank's time per round, and per call. */
+static void scenario_newcomm(int n) {
+  static const int ks[] = {1, 2, 4, 16, 64};
+  double* t = alloc(sizeof(double) * (size_t)n);
+  for (size_t z = 0; z < sizeof ks / sizeof *ks; ++z) {
+    for (int i = 0; i < n; ++i) {
+      PMPI_Barrier(MPI_COMM_WORLD);
+      const double t0 = MPI_Wtime();
+      MPI_Comm c;
+      MPI_Comm_split(MPI_COMM_WORLD, 0, world_rank, &c);
+      for (int j = 0; j < ks[z]; ++j) {
+        long long v = world_rank + j;
+        check_rc(MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_LONG_LONG, MPI_SUM, c), "MPI_Allreduce");
+        ++checks;
+        if (v != (long long)world_size * (world_size - 1) / 2 + (long long)world_size * j)
+          FAIL("newcomm: round %d call %d: %lld", i, j, v);
+      }
+      MPI_Comm_free(&c);
+      t[i] = MPI_Wtime() - t0;
+    }
+    n_allreduce += (long)n * ks[z];
+    const double m = median_of_max(t, n);
+    if (world_rank == 0)
+      printf("preload_client: newcomm: calls %d per_communicator_us %.2f per_call_us %.2f\n", ks[z], m * 1e6,
+             m * 1e6 / ks[z]);
+  }
+  free(t);
+}
+
 /* What a call shape's first call costs against the same call once set up
  * (for scripts/preload/preload_first_call.py): per size (1, 100, 1000, 10^4, 10^5
  * ints), 16 first calls of the distinct counts size .. size + 15, then 64
@@ -824,6 +856,8 @@ int main(int argc, char** argv) {
     scenario_churn(argc > 2 ? atoi(argv[2]) : 1000, argc > 3 ? atol(argv[3]) : 16);
   else if (!strcmp(scenario, "firstcall"))
     scenario_firstcall();
+  else if (!strcmp(scenario, "newcomm"))
+    scenario_newcomm(argc > 2 ? atoi(argv[2]) : 200);
   else if (!strcmp(scenario, "cycle"))
     scenario_cycle(argc > 2 ? atoi(argv[2]) : 200000, argc > 3 ? atoi(argv[3]) : 64);
   else {
