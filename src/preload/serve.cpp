@@ -252,9 +252,57 @@ void pack_in(const Call& q, const View& v, Record& rec) {
   rec.packed = true;
 }
 
+// Step 3: the plan for this rank's buffers, made if they are new (with the
+// others, for an algorithm whose every setup is collective); nullptr with
+// rec.reason when the MPI's own must serve.
+PlanEntry* plan_for(const Config& cfg, const Call& q, const Layout& layout, Shape& shape, bool fresh, const View& v,
+                    Record& rec) {
+  const Choice& choice = cfg[q.coll];
+  const int plan_limit = choice.agreed ? 1 : cfg.plans;
+  PlanEntry* entry = find_plan(shape, v.send, v.recv);
+  if (choice.agreed && !fresh) {
+    // Every setup is collective: rebuild on every rank if one needs it.
+    int need = entry ? 0 : 1;
+    PMPI_Allreduce(MPI_IN_PLACE, &need, 1, MPI_INT, MPI_MAX, layout.comm());
+    ++rec.agreements;
+    if (need) {
+      const auto t0 = Clock::now();
+      shape.plans.clear();
+      try {
+        Plan plan = agree_on(layout.comm(), [&] { return make_plan(choice, layout, v.key, v.send, v.recv); });
+        insert_plan(shape, {v.send, v.recv, std::move(plan)}, plan_limit);
+        ++rec.plans;
+      } catch (const std::exception& e) {
+        shape.ok = false;
+        shape.why = e.what();
+        rec.reason = Reason::setup_error;
+        rec.why = shape.why;
+        rec.setup += since(t0);
+        return nullptr;
+      }
+      entry = &shape.plans.front();
+      rec.setup += since(t0);
+    }
+  } else if (!entry) {
+    // New buffers on this rank: the shape's collective setup is done, the
+    // plan is this rank's alone. A refusal now cannot be agreed on.
+    const auto t0 = Clock::now();
+    try {
+      rec.plans_evicted +=
+          insert_plan(shape, {v.send, v.recv, make_plan(choice, layout, v.key, v.send, v.recv)}, plan_limit);
+    } catch (const std::exception& e) {
+      die(std::string(mpi_name(q.coll)) + ": " + choice.text +
+          " refused new buffers after serving this call shape: " + e.what());
+    }
+    ++rec.plans;
+    entry = &shape.plans.front();
+    rec.setup += since(t0);
+  }
+  return entry;
+}
+
 // Steps 2-4; false with rec.reason when the MPI's own must serve.
 bool attempt(const Config& cfg, int world_rank, const Call& q, Record& rec) {
-  const Choice& choice = cfg[q.coll];
   // In place, the send count and type are ignored (any value is right).
   const bool send_used = q.coll == Coll::allreduce || q.send != MPI_IN_PLACE;
   if (q.comm == MPI_COMM_NULL || (send_used && (q.scount < 0 || q.stype == MPI_DATATYPE_NULL)) ||
@@ -287,7 +335,6 @@ bool attempt(const Config& cfg, int world_rank, const Call& q, Record& rec) {
     rec.served = rec.single = true;
     return true;
   }
-  const int plan_limit = choice.agreed ? 1 : cfg.plans;
 
   // A communicator's set-up waits for its setup_after-th servable call (the
   // same call on every rank: every rank makes the same calls on it and the
@@ -304,47 +351,9 @@ bool attempt(const Config& cfg, int world_rank, const Call& q, Record& rec) {
     rec.why = shape->why;
     return false;
   }
-  const Layout& layout = *cache.layout;
   place(q, *shape, v);
-  PlanEntry* entry = find_plan(*shape, v.send, v.recv);
-  if (choice.agreed && !fresh) {
-    // Every setup is collective: rebuild on every rank if one needs it.
-    int need = entry ? 0 : 1;
-    PMPI_Allreduce(MPI_IN_PLACE, &need, 1, MPI_INT, MPI_MAX, layout.comm());
-    ++rec.agreements;
-    if (need) {
-      const auto t0 = Clock::now();
-      shape->plans.clear();
-      try {
-        Plan plan = agree_on(layout.comm(), [&] { return make_plan(choice, layout, v.key, v.send, v.recv); });
-        insert_plan(*shape, {v.send, v.recv, std::move(plan)}, plan_limit);
-        ++rec.plans;
-      } catch (const std::exception& e) {
-        shape->ok = false;
-        shape->why = e.what();
-        rec.reason = Reason::setup_error;
-        rec.why = shape->why;
-        rec.setup += since(t0);
-        return false;
-      }
-      entry = &shape->plans.front();
-      rec.setup += since(t0);
-    }
-  } else if (!entry) {
-    // New buffers on this rank: the shape's collective setup is done, the
-    // plan is this rank's alone. A refusal now cannot be agreed on.
-    const auto t0 = Clock::now();
-    try {
-      rec.plans_evicted +=
-          insert_plan(*shape, {v.send, v.recv, make_plan(choice, layout, v.key, v.send, v.recv)}, plan_limit);
-    } catch (const std::exception& e) {
-      die(std::string(mpi_name(q.coll)) + ": " + choice.text +
-          " refused new buffers after serving this call shape: " + e.what());
-    }
-    ++rec.plans;
-    entry = &shape->plans.front();
-    rec.setup += since(t0);
-  }
+  PlanEntry* entry = plan_for(cfg, q, *cache.layout, *shape, fresh, v, rec);
+  if (!entry) return false;
 
   if (v.pack_send || v.pack_recv) pack_in(q, v, rec);
   // A blocking shared-memory allreduce sets a new shape up inside its first
