@@ -66,6 +66,8 @@ def main():
     p.add_argument("--newcomm", action="store_true", help="what a new communicator costs (see above)")
     p.add_argument("--setup", type=int, help="MCB_PRELOAD_SETUP=N for the preload's runs (default: unset, 1)")
     args = p.parse_args()
+    if args.setup is not None and args.setup < 1:
+        sys.exit(f"preload_first_call: --setup {args.setup}: expected a positive integer")
     for path in ("tests/preload_client", "src/preload/libmcb_preload.so"):
         if not os.path.isfile(os.path.join(args.build, path)):
             sys.exit(f"preload_first_call: {os.path.join(args.build, path)} not found (--build DIR)")

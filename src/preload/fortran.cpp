@@ -129,23 +129,35 @@ using BlocksF = void (*)(char*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint
 using AllreduceF = void (*)(char*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*);
 using BcastF = void (*)(char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*);
 
+// One Fortran collective: the MPI's own at once when not intercepted, else
+// the C path on the converted call (made only then) with the MPI's own
+// Fortran entry point as the fallback. own(ierr) calls the MPI's with the
+// caller's arguments; ierror is set either way.
+template <class MakeCall, class Own>
+void collective(Coll coll, MakeCall make_call, Own own, MPI_Fint* ierr) {
+  MPI_Fint rc = MPI_SUCCESS;
+  if (const Config* cfg = active(coll)) {
+    rc = serve(*cfg, make_call(), [&](const Call&) {
+      MPI_Fint own_rc = MPI_SUCCESS;
+      own(&own_rc);
+      return static_cast<int>(own_rc);
+    });
+  } else {
+    own(&rc);
+  }
+  if (ierr) *ierr = rc;
+}
+
 // Alltoall and allgather: the same arguments.
 void blocks(Coll coll, BlocksF own, char* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, char* recvbuf,
             MPI_Fint* recvcount, MPI_Fint* recvtype, MPI_Fint* comm, MPI_Fint* ierr) {
-  MPI_Fint rc = MPI_SUCCESS;
-  const Config* cfg = active(coll);
-  if (!cfg) {
-    own(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &rc);
-  } else {
-    Call q{coll,       c_buffer(sendbuf), *sendcount,  c_type(sendtype), c_buffer(recvbuf),
-           *recvcount, c_type(recvtype),  MPI_OP_NULL, c_comm(comm),     true};
-    rc = serve(*cfg, q, [&](const Call&) {
-      MPI_Fint own_rc = MPI_SUCCESS;
-      own(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, &own_rc);
-      return static_cast<int>(own_rc);
-    });
-  }
-  if (ierr) *ierr = rc;
+  collective(
+      coll,
+      [&] {
+        return Call{coll,       c_buffer(sendbuf), *sendcount,  c_type(sendtype), c_buffer(recvbuf),
+                    *recvcount, c_type(recvtype),  MPI_OP_NULL, c_comm(comm),     true};
+      },
+      [&](MPI_Fint* rc) { own(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, rc); }, ierr);
 }
 
 }  // namespace
@@ -186,38 +198,26 @@ void ompi_allgather_f(char* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, ch
 void ompi_allreduce_f(char* sendbuf, char* recvbuf, MPI_Fint* count, MPI_Fint* datatype, MPI_Fint* op, MPI_Fint* comm,
                       MPI_Fint* ierr) {
   static const auto own = mpi_own<AllreduceF>("ompi_allreduce_f");
-  MPI_Fint rc = MPI_SUCCESS;
-  const Config* cfg = active(Coll::allreduce);
-  if (!cfg) {
-    own(sendbuf, recvbuf, count, datatype, op, comm, &rc);
-  } else {
-    Call q{Coll::allreduce, c_buffer(sendbuf), *count, c_type(datatype), c_buffer(recvbuf), 0, MPI_DATATYPE_NULL,
-           c_op(op),        c_comm(comm),      true};
-    rc = serve(*cfg, q, [&](const Call&) {
-      MPI_Fint own_rc = MPI_SUCCESS;
-      own(sendbuf, recvbuf, count, datatype, op, comm, &own_rc);
-      return static_cast<int>(own_rc);
-    });
-  }
-  if (ierr) *ierr = rc;
+  collective(
+      Coll::allreduce,
+      [&] {
+        return Call{
+            Coll::allreduce, c_buffer(sendbuf), *count, c_type(datatype), c_buffer(recvbuf), 0, MPI_DATATYPE_NULL,
+            c_op(op),        c_comm(comm),      true};
+      },
+      [&](MPI_Fint* rc) { own(sendbuf, recvbuf, count, datatype, op, comm, rc); }, ierr);
 }
 
 void ompi_bcast_f(char* buffer, MPI_Fint* count, MPI_Fint* datatype, MPI_Fint* root, MPI_Fint* comm, MPI_Fint* ierr) {
   static const auto own = mpi_own<BcastF>("ompi_bcast_f");
-  MPI_Fint rc = MPI_SUCCESS;
-  const Config* cfg = active(Coll::bcast);
-  if (!cfg) {
-    own(buffer, count, datatype, root, comm, &rc);
-  } else {
-    Call q{Coll::bcast,  MPI_IN_PLACE, 0,    MPI_DATATYPE_NULL, c_buffer(buffer), *count, c_type(datatype), MPI_OP_NULL,
-           c_comm(comm), true,         *root};
-    rc = serve(*cfg, q, [&](const Call&) {
-      MPI_Fint own_rc = MPI_SUCCESS;
-      own(buffer, count, datatype, root, comm, &own_rc);
-      return static_cast<int>(own_rc);
-    });
-  }
-  if (ierr) *ierr = rc;
+  collective(
+      Coll::bcast,
+      [&] {
+        return Call{Coll::bcast, MPI_IN_PLACE,     0,           MPI_DATATYPE_NULL, c_buffer(buffer),
+                    *count,      c_type(datatype), MPI_OP_NULL, c_comm(comm),      true,
+                    *root};
+      },
+      [&](MPI_Fint* rc) { own(buffer, count, datatype, root, comm, rc); }, ierr);
 }
 
 MCB_FORTRAN_NAMES(ompi_init_f, mpi_init, MPI_INIT, (MPI_Fint*))

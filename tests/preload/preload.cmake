@@ -258,6 +258,7 @@ mcb_preload_bad(ranks_per_node "MCB_ALLTOALL=tra;MCB_RANKS_PER_NODE=0" "MCB_RANK
 mcb_preload_bad(report "MCB_PRELOAD_REPORT=yes" "MCB_PRELOAD_REPORT=yes: expected 0, 1")
 mcb_preload_bad(cache "MCB_ALLTOALL=tra;MCB_PRELOAD_CACHE=8" "MCB_PRELOAD_CACHE=8: expected SHAPES,PLANS")
 mcb_preload_bad(setup "MCB_ALLREDUCE=system;MCB_PRELOAD_SETUP=0" "MCB_PRELOAD_SETUP=0: expected a positive integer")
+mcb_preload_bad(bcast_unknown "MCB_BCAST=shm_ring" "MCB_BCAST=shm_ring: unknown bcast algorithm 'shm_ring' \\(known: system, shm_tree\\)")
 
 # Fortran (src/preload/fortran.cpp): the same program (preload_fortran.F90:
 # alltoall of 8 and 16 B blocks, allgather of 32 B blocks, allreduces of
@@ -412,3 +413,8 @@ add_test(NAME preload_first_call_newcomm
                  --mpi ${MCB_MPI_FLAVOR} --algorithms system --runs 1 --newcomm)
 set_tests_properties(preload_first_call_newcomm PROPERTIES LABELS "mpi;preload" TIMEOUT 180 PASS_REGULAR_EXPRESSION
                      "# preload_first_call --newcomm: .*\n +64 +[0-9.]+ +[0-9.]+ +[0-9.]+")
+add_test(NAME preload_first_call_bad_setup
+         COMMAND sh -c "\"$0\" \"$1\" --build \"$2\" --newcomm --setup 0 2>&1; echo \"exit $?\"" ${MCB_SYSTEM_PYTHON}
+                 ${CMAKE_SOURCE_DIR}/scripts/preload/preload_first_call.py ${CMAKE_BINARY_DIR})
+set_tests_properties(preload_first_call_bad_setup PROPERTIES LABELS "preload;bad_input" TIMEOUT 30
+                     PASS_REGULAR_EXPRESSION "^preload_first_call: --setup 0: expected a positive integer\nexit 1\n$")
