@@ -353,7 +353,7 @@ mcb_mpi_test(allreduce_copy_100_calls 7 --expect-ranks --expect-rows 24
 list(APPEND CMA_TESTS allreduce_copy_100_calls)
 # Registered on even ranks only: auto falls back (cma where the kernel copy
 # measured as fast as a memcpy, else copy-in); the memory traffic of each
-# path from its schedule at 2 ranks, 4000 B: 2n registered (push), 4n plus
+# path from its schedule at 2 ranks, 4000 B (the stages: --small 0): 2n registered (push), 4n plus
 # the piece (2016 B) copy-in, which spreads its piece into the peer's
 # region (shm.hpp: spread_piece) (-f: Traffic(B)).
 mcb_mpi_test(allreduce_mixed_p5 5 --expect-ranks --expect-rows 30 --expect-stdout "copy=(cma|copy-in)"
@@ -361,14 +361,14 @@ mcb_mpi_test(allreduce_mixed_p5 5 --expect-ranks --expect-rows 30 --expect-stdou
 mcb_mpi_test(allreduce_traffic_p2 2 --expect-ranks --expect-rows 3 --expect-stdout " 8064 +[0-9.]+ +pass"
              --expect-stdout " 18016 +[0-9.]+ +pass"
              -- ${AR} -c -f -m 4000:4000 -i 2 -x 1 --algorithm shm_recursive_exchange --buffers registered
-             --copy registered,cma,copy-in)
+             --copy registered,cma,copy-in --small 0)
 list(APPEND CMA_TESTS allreduce_traffic_p2)
 # The cyclic shift's copy-in at 2 ranks: half copied in, my piece summed
 # from my input into my receive buffer and spread into the peer's region,
 # the other half copied out of my region: 4n plus the piece, as the
 # recursive exchange.
 mcb_mpi_test(allreduce_traffic_cyclic_p2 2 --expect-ranks --expect-rows 1 --expect-stdout " 18016 +[0-9.]+ +pass"
-             -- ${AR} -c -f -m 4000:4000 -i 2 -x 1 --algorithm shm_cyclic_shift --copy copy-in)
+             -- ${AR} -c -f -m 4000:4000 -i 2 -x 1 --algorithm shm_cyclic_shift --copy copy-in --small 0)
 # The spread (shm.hpp: spread_piece; one node, factors -Q,Q, copy-in) at an
 # odd count and, in place, at a composite one, persistent and blocking.
 mcb_mpi_test(allreduce_spread_p5 5 --expect-ranks --expect-rows 20
@@ -466,6 +466,24 @@ foreach(p RANGE 1 13)
     endif()
   endforeach()
 endforeach()
+# The small path (issue 57) and the stages called back to back without a
+# barrier, ranks paced unevenly, through the library (tests/mpi/
+# test_back_to_back.cpp): one node of 2, 3, 5 and 7, virtual nodes in block
+# and cyclic order (the stages only), and a blocking cache of one shape.
+foreach(case "2;0;block" "3;0;block" "5;0;block" "7;0;block" "4;2;block" "6;3;cyclic" "6;2;cyclic" "3;0;block;1")
+  list(GET case 0 p)
+  list(GET case 1 k)
+  list(GET case 2 order)
+  set(limit "")
+  set(tag "")
+  list(LENGTH case n)
+  if(n GREATER 3)
+    list(GET case 3 limit)
+    set(tag _limit${limit})
+  endif()
+  mcb_mpi_test(back_to_back_p${p}_k${k}_${order}${tag} ${p} --expect-ranks --expect-stdout "back to back: 0 errors"
+               -- $<TARGET_FILE:test_back_to_back> ${k} ${order} 200 ${limit})
+endforeach()
 # Several nodes: the reduce on every path (the bcast across nodes copies in).
 mcb_mpi_test(reduce_copy_nodes_p12 12 --expect-ranks --expect-rows 10 --expect-stdout "copy=registered"
              -- ${RED} -c -m 4,28,64,4000,400000 -i 3 -x 1 --algorithm shm_tree --ranks-per-node 4 --rank-order cyclic
@@ -536,6 +554,13 @@ foreach(case "2;2;1;2;" "4;4;2;2;--in-place" "4;4;1;4;--gpu-aware;no" "6;2;2;1;-
                -- ${AR} -c -m 4,20,16384,4194304 -i 2 -x 1 --algorithm ${PPG_ALGOS} --ranks-per-node ${k}
                --gpus-per-node ${g} --procs-per-gpu ${ppg} ${extra})
 endforeach()
+# The header's "# GPUs:" line only where the run is about GPUs: not on a
+# host-memory run that names no GPU option; --gpu-aware alone brings it.
+mcb_mpi_test(allreduce_header_no_gpus 2 --expect-ranks --expect-rows 1 --reject-stdout "^# GPUs?:"
+             -- ${AR} -c -m 8:8 -i 2 -x 1 --algorithm system)
+mcb_mpi_test(allreduce_header_gpu_aware 2 --expect-ranks --expect-rows 1
+             --expect-stdout "^# GPUs: 2 per node, 1 process per GPU, GPU-aware MPI: no"
+             -- ${AR} -c -m 8:8 -i 2 -x 1 --algorithm system --gpu-aware no)
 # The issue's acceptance run, as a user types it.
 mcb_mpi_test(allreduce_ppg_done_p8 8 --expect-ranks --expect-rows 95
              --expect-stdout "# GPUs: 2 per node, 2 processes per GPU sharing its buffers, GPU-aware MPI: yes"

@@ -215,6 +215,7 @@ def main():
     p.add_argument("--expect-rows-per-block", type=int)
     p.add_argument("--expect-stdout", action="append", default=[])
     p.add_argument("--expect-stderr", action="append", default=[])
+    p.add_argument("--reject-stdout", action="append", default=[], help="a regex that stdout must not match")
     p.add_argument("--expect-error")
     p.add_argument("--expect-exit", type=int)
     p.add_argument("--expect-timeout")
@@ -318,6 +319,9 @@ def main():
     for rex in args.expect_stdout:
         if not re.search(rex, out, re.M):
             failures.append(f"stdout does not match {rex!r}")
+    for rex in args.reject_stdout:
+        if m := re.search(rex, out, re.M):
+            failures.append(f"stdout matches {rex!r}: {m.group(0)!r}")
     for rex in args.expect_stderr:
         if not re.search(rex, err, re.M):
             failures.append(f"stderr does not match {rex!r}")

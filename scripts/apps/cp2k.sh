@@ -81,6 +81,10 @@ for ((rep = 1; rep <= reps; rep++)); do
       [[ $env_text == + ]] || for kv in $env_text; do args+=(-x "$kv"); done
     fi
     t0=$SECONDS
+    # CP2K appends to an output file that is there (an --out folder used
+    # again: the test's): each run starts from none, and from none of
+    # CP2K's restart, trajectory and energy files of the last.
+    rm -f "$out/$name-$rep.out" "$out/$name-$rep.report" "$out/H2O-$molecules-mcb"-*
     (cd "$out" && "${mpirun[@]}" -x OMP_NUM_THREADS "${args[@]}" cp2k -i h2o.inp -o "$name-$rep.out" \
       > "$name-$rep.log" 2>&1) || echo "cp2k.sh: $name rep $rep failed (see $out/$name-$rep.log)"
     echo "rep $rep $name: $((SECONDS - t0)) s"

@@ -303,6 +303,7 @@ void check_memory(Options& o, const Given& g, const Offer& offer, const CLI::App
     o.gpu_aware = GpuAware::no;
   else
     throw Error("--gpu-aware " + g.gpu_aware + ": expected auto, yes or no");
+  o.gpu_run = offer.gpus && (app.count("--gpus-per-node") || app.count("--procs-per-gpu") || app.count("--gpu-aware"));
   if (offer.gpus && app.count("--gpus-per-node") && o.layout.gpus_per_node < 1)
     throw Error("--gpus-per-node " + std::to_string(o.layout.gpus_per_node) + ": must be >= 1");
   if (o.layout.procs_per_gpu < 1)

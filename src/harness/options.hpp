@@ -53,6 +53,9 @@ struct Options {
   std::string save_iterations;
   std::vector<std::string> algorithms;  // resolved names, in the order given
   LayoutOptions layout;
+  /// --gpus-per-node, --procs-per-gpu or --gpu-aware named: the run is about
+  /// GPUs even on host memory (the header's "# GPUs:" line).
+  bool gpu_run = false;
   std::vector<PhaseMode> phase_modes{PhaseMode::embedded};
   std::vector<int> nodes;             // node counts to run on (first K nodes); empty: all
   int log_level = 3;                  // spdlog level: 0 trace ... 6 off; default warn

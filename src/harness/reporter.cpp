@@ -109,7 +109,7 @@ void Reporter::print_header(const Algorithm& algorithm, const Plan& plan, const 
     std::printf("# type: %s (%zu B), size: %s, memory: %s%s%s, phase mode: %s\n", opt_.type.name.c_str(),
                 opt_.type.bytes, spec_.size_unit.c_str(), to_string(opt_.mem).c_str(), buffers_text().c_str(),
                 in_place_text().c_str(), to_string(mode).c_str());
-    if (spec_.gpus) print_gpus();
+    if (spec_.gpus && (opt_.gpu_run || opt_.mem != MemKind::host)) print_gpus();
     if (opt_.mem != MemKind::host) print_device();
     std::printf(
         "# latency: Avg/Min/Max Latency as OSU's: each rank's mean over iterations, then the mean/min/max over "
@@ -124,7 +124,9 @@ void Reporter::print_header(const Algorithm& algorithm, const Plan& plan, const 
       "isolated: each phase alone between barriers; Largest: the phase with the largest share of the sum\n");
 }
 
-// "# GPUs: ..." for the collectives that offer --procs-per-gpu.
+// "# GPUs: ..." for the collectives that offer --procs-per-gpu, when the run
+// is about GPUs: device buffers, or --gpus-per-node, --procs-per-gpu or
+// --gpu-aware named (a host-memory run without them has no GPU to describe).
 void Reporter::print_gpus() const {
   const int g = layout_->gpus_per_node(), ppg = layout_->procs_per_gpu();
   std::printf("# GPUs: %d per node, %d process%s per GPU%s, GPU-aware MPI: %s%s\n", g, ppg, ppg == 1 ? "" : "es",

@@ -79,10 +79,13 @@ void check_value(const Algorithm& a, const ParamSpec& p, const std::string& valu
   if (p.list) {  // the benchmarks' lists of integers: one integer here
     if (value.find(',') != std::string::npos)
       throw Error(head + "one value per parameter (the benchmarks' lists do not apply here)");
-    // The radices of tra and tra2 start at 2 whatever the communicator.
-    const long least = p.name.rfind("radix", 0) == 0 ? 2 : 1;
+    // The radices of tra and tra2 start at 2 whatever the communicator; the
+    // small path's switch (small=0: never) at 0.
+    const long least = p.name.rfind("radix", 0) == 0 ? 2 : p.name == "small" ? 0 : 1;
     if (!Params::is_integer(value) || std::atol(value.c_str()) < least)
-      throw Error(head + (least == 2 ? "expected an integer >= 2" : "expected a positive integer"));
+      throw Error(head + (least == 2   ? "expected an integer >= 2"
+                          : least == 0 ? "expected a whole number of bytes"
+                                       : "expected a positive integer"));
     return;
   }
   // A list that is one value (--factors=-4,-2,2,4); the benchmarks'

@@ -4,6 +4,7 @@
 #include <mpi.h>
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <list>
@@ -22,16 +23,32 @@ namespace {
 // same calls in the same order, so every rank drops the same engines in the
 // same call, and a segment's last reference (MPI_Win_free, collective over
 // the domain) goes in the same call everywhere.
+// `generation` counts the changes of the list (an insertion, a drop, an
+// entry moved to the front): while it stands still, the engines a plan used
+// last are still cached and still first (see engine_plan's Hot).
 struct Cache {
   std::list<std::pair<std::string, std::shared_ptr<Engines>>> order;
   std::map<std::string, decltype(order)::iterator> index;
+  std::uint64_t generation = 0;
 };
 std::size_t engine_limit = 0;  // 0: unbounded (set_blocking_cache_limit)
+
+// Below this many bytes a blocking call under --copy auto copies in rather
+// than publish its buffers and agree on a path (one more handoff): on 2
+// bound ranks (Open MPI 4.1.4, scripts/small_path.py --registered, 5 runs)
+// registered buffers on the registered path took 1.14-1.61x the copy-in
+// path's time up to 2 KiB and 0.83-0.88x at 4 KiB for reduce and bcast
+// (allreduce 1.07x at 4 KiB, 0.81x at 8 KiB); the persistent interface,
+// which agrees once, keeps its choice (registered 0.42-0.89x copy-in from 1 KiB).
+constexpr std::size_t kBlockingCopyIn = 4096;
 
 std::shared_ptr<Engines> lookup(Cache& c, const std::string& key) {
   auto it = c.index.find(key);
   if (it == c.index.end()) return nullptr;
-  c.order.splice(c.order.begin(), c.order, it->second);
+  if (it->second != c.order.begin()) {
+    c.order.splice(c.order.begin(), c.order, it->second);
+    ++c.generation;
+  }
   return it->second->second;
 }
 
@@ -41,12 +58,14 @@ void make_room(Cache& c) {
   while (engine_limit > 0 && c.order.size() >= engine_limit) {
     c.index.erase(c.order.back().first);
     c.order.pop_back();
+    ++c.generation;
   }
 }
 
 void insert(Cache& c, const std::string& key, std::shared_ptr<Engines> e) {
   c.order.emplace_front(key, std::move(e));
   c.index[key] = c.order.begin();
+  ++c.generation;
 }
 
 // Drops every engine built on `seg` (so that the segment goes when the arena
@@ -59,6 +78,7 @@ void drop_built_on(Cache& c, const ShmSegment* seg) {
     }
     c.index.erase(it->first);
     it = c.order.erase(it);
+    ++c.generation;
   }
 }
 
@@ -108,29 +128,69 @@ Arena& arena_of(MPI_Comm dom) {
   return a;
 }
 
-// A segment of at least `bytes` per rank in the arena: the one there, or
-// (every rank of the domain in the same call, as every one brings the same
-// count) a new one of max(bytes, twice the old), after the old one is let
-// go by the arena and by the engines of `cache` built on it.
-const std::shared_ptr<ShmSegment>& segment_for(Arena& a, MPI_Comm dom, Cache& cache, std::size_t bytes) {
-  if (a.seg && a.seg->bytes() >= bytes) return a.seg;
-  const std::size_t want = a.seg ? std::max(bytes, 2 * a.seg->bytes()) : bytes;
+// A segment of at least `bytes` per rank and a small-path area of at least
+// `slots` in the arena: the one there, or (every rank of the domain in the
+// same call, as every one brings the same count) a new one in which what
+// did not fit is max(needed, twice the old), after the old one is let go
+// by the arena and by the engines of `cache` built on it.
+const std::shared_ptr<ShmSegment>& segment_for(Arena& a, MPI_Comm dom, Cache& cache, std::size_t bytes,
+                                               std::size_t slots) {
+  if (a.seg && a.seg->bytes() >= bytes && a.seg->slot_bytes() >= slots) return a.seg;
+  auto grown = [](std::size_t had, std::size_t need) { return had >= need ? had : std::max(need, 2 * had); };
+  const std::size_t want = a.seg ? grown(a.seg->bytes(), bytes) : bytes;
+  const std::size_t want_slots = a.seg ? grown(a.seg->slot_bytes(), slots) : slots;
   if (a.seg) drop_built_on(cache, a.seg.get());
   a.seg.reset();
-  a.seg = std::make_shared<ShmSegment>(dom, want, a.peers);
+  a.seg = std::make_shared<ShmSegment>(dom, want, a.peers, want_slots);
   return a.seg;
 }
 
-// The path of a blocking call on `e`'s segment, into e.reach. Copy-in
-// (asked, or the only path): no rank reads or writes another's buffers, so
-// there is nothing to publish or agree on, and the call takes the steps of
-// a persistent one. Else every rank publishes its buffers and reads the
-// others' (one step and a wait on every rank of the domain).
-void decide_path(Engines& e, const void* in, const void* out, std::size_t bytes, const std::string& requested) {
-  if (requested == "copy-in") {
-    reach(e.all, Path::copy_in, e.reach);
-    return;
+// What a blocking plan found in its last call: the cache and arena of its
+// communicators and the engines it ran, with the cache's generation then.
+// While that generation stands and the arena keeps its segment, the engines
+// are still cached, still first and still on the arena's segment: a call of
+// the same plan again skips the two attribute reads and the lookup by key
+// (0.1-0.3 us a call before, issue 57).
+struct Hot {
+  Cache* cache = nullptr;
+  Arena* arena = nullptr;
+  std::uint64_t generation = 0;
+  Engines* engines = nullptr;
+};
+
+// The engines of a blocking call: the last call's (hot), else found in the
+// communicator's cache by `key`, else set up (timed into `report`).
+Engines* engines_for(Hot& hot, MPI_Comm comm, MPI_Comm dom, const std::string& key,
+                     const std::function<std::shared_ptr<Engines>(std::shared_ptr<ShmSegment>)>& setup,
+                     std::size_t bytes, std::size_t slot_bytes, Plan::Report& report) {
+  Engines* e = hot.engines;
+  if (e && hot.cache->generation == hot.generation && e->segment() == hot.arena->seg) return e;
+  Arena& arena = arena_of(dom);
+  Cache& cache = cache_of(comm);
+  std::shared_ptr<Engines> engines = lookup(cache, key);
+  if (engines && engines->segment() != arena.seg) {  // built on a segment since outgrown
+    drop_built_on(cache, &engines->seg());
+    engines = nullptr;
   }
+  if (!engines) {
+    const auto t0 = std::chrono::steady_clock::now();
+    make_room(cache);
+    engines = setup(segment_for(arena, dom, cache, bytes, slot_bytes));
+    insert(cache, key, engines);
+    report.add_setup(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  hot = {&cache, &arena, cache.generation, engines.get()};
+  return engines.get();
+}
+
+// The path of a blocking call on `e`'s segment, into e.reach, when it may
+// be another than copy-in: every rank publishes its buffers and reads the
+// others' (one step and a wait on every rank of the domain). On the copy-in
+// path (asked, the only one, or auto below kBlockingCopyIn) no rank reads or
+// writes another's buffers: nothing to publish or agree on, the call takes
+// the steps of a persistent one, and its engines read nothing of the reach
+// but its path.
+void decide_path(Engines& e, const void* in, const void* out, std::size_t bytes, const std::string& requested) {
   ShmSegment& seg = e.seg();
   seg.exchange(describe(in, out, bytes, seg.peers()), e.all);
   reach(e.all, choose(e.all, seg.peers(), requested), e.reach);
@@ -139,7 +199,7 @@ void decide_path(Engines& e, const void* in, const void* out, std::size_t bytes,
 }  // namespace
 
 const Engine& Engines::get(Path p) {
-  std::shared_ptr<Engine>& e = made_[p];
+  std::shared_ptr<Engine>& e = made_[static_cast<std::size_t>(p)];
   if (!e) e = make_(p);
   return *e;
 }
@@ -208,7 +268,7 @@ ParamSpec interface_param() {
 
 Plan engine_plan(const std::string& who, const CollArgs& args, const Params& params, const Resolved& resolved,
                  MPI_Comm dom, std::function<std::shared_ptr<Engines>(std::shared_ptr<ShmSegment>)> setup,
-                 const std::function<double(Path)>& traffic, const std::string& copy_in_only) {
+                 const std::function<double(Path)>& traffic, const std::string& copy_in_only, std::size_t slot_bytes) {
   const std::string interface = params.get("interface", "persistent");
   const std::string requested = params.get("copy", "auto");
   if (interface != "persistent" && interface != "blocking")
@@ -249,7 +309,7 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
     if (requested == "cma" && path != Path::cma)
       throw Error(who + ": --copy cma: cross-memory attach is refused" +
                   (peers.cma ? std::string(" on another node") : ": " + peers.cma_why));
-    std::shared_ptr<Engines> engines = setup(std::make_shared<ShmSegment>(dom, bytes, peers));
+    std::shared_ptr<Engines> engines = setup(std::make_shared<ShmSegment>(dom, bytes, peers, slot_bytes));
     auto r = std::make_shared<const Reach>(reach(all, path));
     const Call call{send, recv, r.get()};
     for (const auto& phase : engines->get(path).phases)
@@ -273,29 +333,25 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
   plan.set_param("copy", "per call");
   std::shared_ptr<Plan::Report> report = plan.report();
   auto last = std::make_shared<int>(-1);  // the path of the last call
-  plan.add("allreduce", [comm = args.comm, dom, key, setup = std::move(setup), traffic, note, report, last, send, recv,
-                         bytes, requested, direct = copy_in_only.empty()] {
-    const auto t0 = std::chrono::steady_clock::now();
-    Arena& arena = arena_of(dom);
-    Cache& cache = cache_of(comm);
-    std::shared_ptr<Engines> engines = lookup(cache, key);
-    if (engines && engines->segment() != arena.seg) {  // built on a segment since outgrown
-      drop_built_on(cache, &engines->seg());
-      engines = nullptr;
-    }
-    if (!engines) {
-      make_room(cache);
-      engines = setup(segment_for(arena, dom, cache, bytes));
-      insert(cache, key, engines);
-      report->add_setup(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    }
-    ShmSegment& seg = engines->seg();
-    Reach& r = engines->reach;
-    decide_path(*engines, Call{send, recv}.in(), recv, bytes, direct ? requested : "copy-in");
+  auto hot = std::make_shared<Hot>();
+  // What each call asks for: copy-in where it is the only path, and under
+  // --copy auto for vectors below kBlockingCopyIn (no buffers published,
+  // no agreement: what the registered and cma paths save there costs less
+  // than that handoff).
+  const std::string per_call =
+      !copy_in_only.empty() || (requested == "auto" && bytes < kBlockingCopyIn) ? "copy-in" : requested;
+  plan.add("allreduce", [comm = args.comm, dom, key, setup = std::move(setup), traffic, note, report, last, hot, send,
+                         recv, bytes, slot_bytes, per_call, copy_in = per_call == "copy-in"] {
+    Engines* e = engines_for(*hot, comm, dom, key, setup, bytes, slot_bytes, *report);
+    Reach& r = e->reach;
+    if (copy_in)
+      r.path = Path::copy_in;
+    else
+      decide_path(*e, Call{send, recv}.in(), recv, bytes, per_call);
     const Call call{send, recv, &r};
-    for (const auto& phase : engines->get(r.path).phases) phase.run(call);
+    for (const auto& phase : e->get(r.path).phases) phase.run(call);
     if (*last != static_cast<int>(r.path)) {
-      if (*last < 0) report->add_note(note(seg.peers(), r.path));
+      if (*last < 0) report->add_note(note(e->seg().peers(), r.path));
       *last = static_cast<int>(r.path);
       report->set_param("copy", to_string(r.path));
       report->set_traffic(traffic(r.path));

@@ -23,6 +23,7 @@
 //               communicators.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <map>
 #include <memory>
@@ -71,7 +72,7 @@ class Engines {
  private:
   std::shared_ptr<ShmSegment> seg_;
   std::function<std::shared_ptr<Engine>(Path)> make_;
-  std::map<Path, std::shared_ptr<Engine>> made_;
+  std::array<std::shared_ptr<Engine>, 3> made_;  // by Path
 };
 
 /// What a call's stages use without allocating: lists of sources and
@@ -125,9 +126,13 @@ using Resolved = std::vector<std::pair<std::string, std::string>>;
 /// copy-in path here ("" when it has all three). `traffic(path)`: the bytes this rank reads and
 /// writes per call (Plan::traffic). `resolved`: the parameters as the
 /// algorithm resolved them (checked before, so that `setup` cannot fail on
-/// bad input), for the report and the cache key.
+/// bad input), for the report and the cache key. `slot_bytes`: the small
+/// path's area per rank that the segment must have (small_path.hpp).
+/// A blocking plan called again on the same shape finds its engines without
+/// a lookup while the communicator's cache has not changed since its last call.
 Plan engine_plan(const std::string& who, const CollArgs& args, const Params& params, const Resolved& resolved,
                  MPI_Comm dom, std::function<std::shared_ptr<Engines>(std::shared_ptr<ShmSegment>)> setup,
-                 const std::function<double(Path)>& traffic, const std::string& copy_in_only = "");
+                 const std::function<double(Path)>& traffic, const std::string& copy_in_only = "",
+                 std::size_t slot_bytes = 0);
 
 }  // namespace mcb::allreduce::detail

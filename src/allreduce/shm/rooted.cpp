@@ -5,6 +5,7 @@
 #include "engine.hpp"
 #include "mcb/allreduce.hpp"
 #include "shm.hpp"
+#include "small_path.hpp"
 
 namespace mcb::allreduce {
 
@@ -14,7 +15,8 @@ const std::vector<Algorithm>& reduce_algorithms() {
     v.push_back(detail::shared_memory_algorithm(
         {"shm_tree",
          "shared-memory tree: reduce stages into local rank 0, leaders' MPI_Reduce across nodes",
-         {detail::tree_factors_param(), detail::interface_param(), detail::copy_param()},
+         {detail::tree_factors_param(), detail::interface_param(), detail::copy_param(),
+          detail::small_param(detail::SmallKind::reduce)},
          shm_tree_reduce}));
     return v;
   }();
@@ -27,7 +29,7 @@ const std::vector<Algorithm>& bcast_algorithms() {
     v.push_back(detail::shared_memory_algorithm(
         {"shm_tree",
          "shared-memory bcast: rank 0 copies in, leaders' MPI_Bcast across nodes, every rank copies out",
-         {detail::interface_param(), detail::copy_param()},
+         {detail::interface_param(), detail::copy_param(), detail::small_param(detail::SmallKind::bcast)},
          shm_tree_bcast}));
     return v;
   }();

@@ -18,7 +18,8 @@ static_assert(std::atomic<std::uint32_t>::is_always_lock_free, "flags must be lo
 
 namespace {
 
-// Per rank: the flag's cache line, then two descriptor slots.
+// Per rank: the flag's cache line, then two descriptor slots; then the small
+// path's vector slots and the data region.
 constexpr std::size_t kSlot = 2 * kCacheLine;
 constexpr std::size_t kHeader = kCacheLine + 2 * kSlot;
 static_assert(sizeof(Descriptor) <= kSlot, "a descriptor must fit its slot");
@@ -44,11 +45,13 @@ bool oversubscribed(MPI_Comm node, int ranks) {
 }
 }  // namespace
 
-ShmSegment::ShmSegment(MPI_Comm node, std::size_t bytes, Peers peers) : peers_(std::move(peers)) {
+ShmSegment::ShmSegment(MPI_Comm node, std::size_t bytes, Peers peers, std::size_t slot_bytes)
+    : peers_(std::move(peers)) {
   MPI_Comm_rank(node, &rank_);
   MPI_Comm_size(node, &size_);
   bytes_ = (bytes + kCacheLine - 1) / kCacheLine * kCacheLine;
-  const std::size_t region = kHeader + bytes_;
+  slot_bytes_ = (slot_bytes + kCacheLine - 1) / kCacheLine * kCacheLine;
+  const std::size_t region = kHeader + bytes_ + slot_bytes_;
   char* mine = nullptr;
   MPI_Info info;
   MPI_Info_create(&info);
@@ -65,7 +68,9 @@ ShmSegment::ShmSegment(MPI_Comm node, std::size_t bytes, Peers peers) : peers_(s
     char* base = nullptr;
     MPI_Win_shared_query(win_, q, &got, &unit, &base);
     flags_[static_cast<std::size_t>(q)] = reinterpret_cast<std::atomic<std::uint32_t>*>(base);
-    data_[static_cast<std::size_t>(q)] = base + kHeader;
+    // The small path's slots first, on the page of the flag where they are
+    // small (one page walk less per peer and call than past a large region).
+    data_[static_cast<std::size_t>(q)] = base + kHeader + slot_bytes_;
   }
   new (flags_[static_cast<std::size_t>(rank_)]) std::atomic<std::uint32_t>(0);
   spin_ = oversubscribed(node, size_) ? std::chrono::microseconds(2) : std::chrono::microseconds(200);

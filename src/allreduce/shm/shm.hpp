@@ -3,7 +3,8 @@
 // MPI_Win_allocate_shared window per node, holding per local rank a flag
 // word on a cache line of its own, two slots where a blocking call
 // publishes its buffers (copy_path.hpp; alternate calls use alternate
-// slots) and a data region, and the counter barriers built on the flags.
+// slots), a data region and the small path's two vector slots
+// (small_path.hpp), and the counter barriers built on the flags.
 // Each rank owns its flag and a private counter: set() stores ++counter to the flag (release); wait(q, target) spins
 // until q's flag has reached target (acquire), compared as a wrap-safe unsigned difference. Flags are never reset, so
 // one plan can run again and again.
@@ -33,8 +34,11 @@ constexpr std::size_t kCacheLine = 64;
 class ShmSegment {
  public:
   /// Collective over `node`: every rank gets a data region of `bytes`
-  /// (rounded up to cache lines) and a zeroed flag; `peers`: discover_peers(node).
-  ShmSegment(MPI_Comm node, std::size_t bytes, Peers peers);
+  /// (rounded up to cache lines), an area of `slot_bytes` for the small
+  /// path's vector slots apart from it (so that the stages of another shape
+  /// on the same segment never write where a small call still reads) and a
+  /// zeroed flag; `peers`: discover_peers(node).
+  ShmSegment(MPI_Comm node, std::size_t bytes, Peers peers, std::size_t slot_bytes = 0);
   ~ShmSegment();
   /// Segments (shared windows) alive in this process.
   static long held();
@@ -46,6 +50,17 @@ class ShmSegment {
   /// The data region of every rank, in bytes (cache lines).
   std::size_t bytes() const { return bytes_; }
   char* data(int local) const { return data_[static_cast<std::size_t>(local)]; }
+  /// The small path's area of every rank (slot_bytes(), cache lines), and
+  /// its two slots: the halves of the area whatever the vector's size, so
+  /// that calls of different sizes on the segment alternate between the
+  /// same two places.
+  std::size_t slot_bytes() const { return slot_bytes_; }
+  char* vector_slot(int local, std::uint32_t parity) const {
+    return data(local) - slot_bytes_ + parity * (slot_bytes_ / 2 / kCacheLine * kCacheLine);
+  }
+  /// The small path's calls on this segment so far, then one more: its
+  /// parity picks the slot (every rank makes the same calls).
+  std::uint32_t next_small_call() { return small_calls_++; }
   /// The domain's process ids and whether cross-memory attach works.
   const Peers& peers() const { return peers_; }
 
@@ -66,9 +81,10 @@ class ShmSegment {
 
   MPI_Win win_ = MPI_WIN_NULL;
   int rank_ = 0, size_ = 0;
-  std::size_t bytes_ = 0;
+  std::size_t bytes_ = 0, slot_bytes_ = 0;
 
   std::uint32_t counter_ = 0;
+  std::uint32_t small_calls_ = 0;      // small-path calls so far
   std::uint32_t calls_ = 0;            // exchanges so far
   std::chrono::microseconds spin_{2};  // how long wait() spins before it yields
   Peers peers_;

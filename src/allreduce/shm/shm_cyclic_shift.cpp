@@ -44,6 +44,7 @@
 #include "mcb/allreduce.hpp"
 #include "shm.hpp"
 #include "shm_schedule.hpp"
+#include "small_path.hpp"
 #include "vector.hpp"
 
 namespace mcb::allreduce {
@@ -207,6 +208,8 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
   // Everything checked now: building the engine cannot fail on bad input.
   const detail::ShmConfig config = detail::shm_config(who, args, layout, params, true);
   const detail::Domain dom = config.dom;
+  if (detail::takes_small_path(who, args, dom, params, detail::SmallKind::allreduce))
+    return detail::small_plan(detail::SmallKind::allreduce, who, args, params, config.resolved, dom);
   const detail::Factors factors = config.factors;
   const detail::Inner inner = config.inner;
   const int q = dom.size, me = dom.rank;
@@ -287,7 +290,8 @@ MCB_DECLARE_ALGORITHM(shm_cyclic_shift) {
             "=-f1,...,g1,...: reduce_scatter (negative) and allgather (positive) factors, each list multiplying to "
             "at least the ranks per node (-2,-2,-2,2,2,2 for 7); alternatives separated by / (default as "
             "shm_recursive_exchange)"),
-        detail::inner_node_param(), detail::node_factors_param(), detail::interface_param(), detail::copy_param()},
+        detail::inner_node_param(), detail::node_factors_param(), detail::interface_param(), detail::copy_param(),
+        detail::small_param(detail::SmallKind::allreduce)},
        shm_cyclic_shift});
 }
 

@@ -37,6 +37,7 @@
 #include "mcb/layout.hpp"
 #include "shm.hpp"
 #include "shm_schedule.hpp"
+#include "small_path.hpp"
 #include "vector.hpp"
 
 namespace mcb::allreduce {
@@ -137,6 +138,8 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
   // Everything checked now: building the engine cannot fail on bad input.
   const detail::ShmConfig config = detail::shm_config(who, args, layout, params, false);
   const detail::Domain dom = config.dom;
+  if (detail::takes_small_path(who, args, dom, params, detail::SmallKind::allreduce))
+    return detail::small_plan(detail::SmallKind::allreduce, who, args, params, config.resolved, dom);
   const detail::Inner inner = config.inner;
   const int q = dom.size, me = dom.rank;
   const bool nodes = dom.count > 1;
@@ -214,7 +217,8 @@ MCB_DECLARE_ALGORITHM(shm_recursive_exchange) {
        {detail::factors_param(
             "=-f1,-f2,...,g1,g2,...: reduce_scatter (negative) and allgather (positive) factors, each multiplying to "
             "the ranks per node; alternatives separated by / (default: prime factors merged up to 8, mirrored)"),
-        detail::inner_node_param(), detail::node_factors_param(), detail::interface_param(), detail::copy_param()},
+        detail::inner_node_param(), detail::node_factors_param(), detail::interface_param(), detail::copy_param(),
+        detail::small_param(detail::SmallKind::allreduce)},
        shm_recursive_exchange});
 }
 

@@ -40,6 +40,7 @@
 #include "mcb/error.hpp"
 #include "shm.hpp"
 #include "shm_schedule.hpp"
+#include "small_path.hpp"
 #include "vector.hpp"
 
 namespace mcb::allreduce {
@@ -237,6 +238,11 @@ Plan tree(Kind kind, const CollArgs& args, const Layout& layout, const Params& p
   if (kind == Kind::allreduce) detail::add_inner(resolved, inner, dom.count);
   if (layout.rank() == 0 && me != 0)
     throw Error(std::string(who) + ": rank 0 must be the first rank of its " + dom.name);
+  const detail::SmallKind small = kind == Kind::allreduce ? detail::SmallKind::allreduce
+                                  : kind == Kind::reduce  ? detail::SmallKind::reduce
+                                                          : detail::SmallKind::bcast;
+  if (detail::takes_small_path(who, args, dom, params, small))
+    return detail::small_plan(small, who, args, params, resolved, dom);
   const std::size_t bytes = args.block_bytes(), elem = args.type_bytes();
   const bool root = layout.rank() == 0;
   auto t = std::make_shared<const detail::TreeSchedule>(detail::tree_schedule(q, me, factors, bytes));
@@ -325,7 +331,7 @@ MCB_DECLARE_ALGORITHM(shm_tree) {
       {"shm_tree",
        "shared-memory tree: reduce stages into local rank 0, one leader per node (or region) across nodes, copy out",
        {detail::tree_factors_param(), detail::inner_node_param(), detail::node_factors_param(),
-        detail::interface_param(), detail::copy_param()},
+        detail::interface_param(), detail::copy_param(), detail::small_param(detail::SmallKind::allreduce)},
        shm_tree});
 }
 
