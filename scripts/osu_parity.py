@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""mcb against OSU on the same MPI: for alltoall, allgather and allreduce,
+"""mcb against OSU on the same MPI: for alltoall, allgather, allreduce, reduce and bcast,
 runs OSU's osu_<coll> -f and mcb_<coll> --algorithm system over the same
 sizes, interleaved (OSU, mcb, OSU, mcb, ...), --runs times, keeps per size
 the minimum over runs of each tool's average, and prints per size
@@ -25,7 +25,7 @@ Not a test: timings on a shared machine vary; run 2 ranks bound to cores
 
     /usr/bin/python3 scripts/osu_parity.py --osu ~/osu-micro-benchmarks-7.4 [--build build]
         [--mpi openmpi|mpich] [-n 2] [-m 1:1048576] [--runs 12]
-        [--collectives alltoall,allgather,allreduce] [--target 0.03] [--worst 0.05] [-i N]
+        [--collectives alltoall,allgather,allreduce,reduce,bcast] [--target 0.03] [--worst 0.05] [-i N]
 """
 import argparse
 import math
@@ -40,7 +40,9 @@ import needs
 needs.need("pandas")
 import pandas as pd  # noqa: E402
 
-COLLECTIVES = ["alltoall", "allgather", "allreduce"]
+COLLECTIVES = ["alltoall", "allgather", "allreduce", "reduce", "bcast"]
+# Reduced on float on both sides (OSU's -T mpi_float), from 4 B.
+FLOAT = ("allreduce", "reduce")
 
 
 def die(message):
@@ -108,7 +110,7 @@ def main():
     colls = args.collectives.split(",")
     for c in colls:
         if c not in COLLECTIVES:
-            die(f"--collectives {c}: expected alltoall, allgather or allreduce")
+            die(f"--collectives {c}: expected alltoall, allgather, allreduce, reduce or bcast")
     if args.runs < 1:
         die("--runs must be at least 1")
     if args.iterations is not None and args.iterations < 1:
@@ -130,11 +132,15 @@ def main():
         for r in range(args.runs):
             for c in colls:
                 osu, mcb = tools[c]
-                sizes = sizes_range(args.m, 4 if c == "allreduce" else 1)
-                osu_type = ["-T", "mpi_float"] if c == "allreduce" else []
+                sizes = sizes_range(args.m, 4 if c in FLOAT else 1)
+                osu_type = ["-T", "mpi_float"] if c in FLOAT else []
                 for size, avg in parse_osu(run(launcher(args) + [osu, "-f", "-m", sizes] + osu_type + counts)).items():
                     rows.append({"collective": c, "run": r, "size": size, "tool": "osu", "avg_us": avg})
-                run(launcher(args) + [mcb, "--algorithm", "system", "-m", sizes, "--csv", csv] + counts)
+                # MPI_Bcast is in place: mcb_bcast's default copies rank 0's
+                # send buffer to its receive buffer first (its out-of-place
+                # form), OSU's osu_bcast does not.
+                in_place = ["--in-place"] if c == "bcast" else []
+                run(launcher(args) + [mcb, "--algorithm", "system", "-m", sizes, "--csv", csv] + in_place + counts)
                 df = pd.read_csv(csv)
                 for _, row in df[df["phase"] == "total"].iterrows():
                     rows.append({"collective": c, "run": r, "size": int(row["size_bytes"]), "tool": "mcb",

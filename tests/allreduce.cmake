@@ -466,6 +466,27 @@ foreach(p RANGE 1 13)
     endif()
   endforeach()
 endforeach()
+# The small path's switch through the benchmarks, at 3 ranks in place,
+# persistent and blocking, validated: the defaults (allreduce 4096 / 3 =
+# 1365 B, reduce 8192 / 3 = 2730 B, bcast 65536 B) on both sides of the
+# switch, --small 0 (never) and a switch above every size; bad values.
+mcb_mpi_test(allreduce_small_default_p3 3 --expect-ranks --expect-rows 24 --expect-stdout "small=1365.path=small"
+             -- ${AR} -c -m 4,64,1024,2048 -i 3 -x 1 --algorithm shm_recursive_exchange,shm_cyclic_shift,shm_tree
+             --interface persistent,blocking --in-place)
+mcb_mpi_test(allreduce_small_never_p3 3 --expect-ranks --expect-rows 8 --reject-stdout "path=small"
+             -- ${AR} -c -m 4,64 -i 3 -x 1 --algorithm shm_recursive_exchange,shm_tree --interface persistent,blocking
+             --small 0)
+mcb_mpi_test(reduce_small_default_p3 3 --expect-ranks --expect-rows 8 --expect-stdout "small=2730.path=small"
+             -- ${RED} -c -m 4,2048,4096,8192 -i 3 -x 1 --algorithm shm_tree --interface persistent,blocking --in-place)
+mcb_mpi_test(bcast_small_default_p3 3 --expect-ranks --expect-rows 10 --expect-stdout "small=65536.path=small"
+             -- ${BC} -c -m 1,7,65536,65537,300000 -i 3 -x 1 --algorithm shm_tree --interface persistent,blocking)
+mcb_mpi_test(bcast_small_forced_p5 5 --expect-ranks --expect-rows 6 --expect-stdout "small=1000000.path=small"
+             -- ${BC} -c -m 3,4000,1000000 -i 3 -x 1 --algorithm shm_tree --interface persistent,blocking
+             --small 1000000 --in-place)
+mcb_bad_input(allreduce_small_garbage 2 "--small 1k: expected an integer"
+              -- ${AR} --algorithm shm_tree --small 1k)
+mcb_bad_input(bcast_small_negative 2 "shm_tree .bcast.: --small -8: expected a whole number of bytes"
+              -- ${BC} --algorithm shm_tree --small=-8)
 # The small path (issue 57) and the stages called back to back without a
 # barrier, ranks paced unevenly, through the library (tests/mpi/
 # test_back_to_back.cpp): one node of 2, 3, 5 and 7, virtual nodes in block
