@@ -503,7 +503,7 @@ foreach(case "2;0;block" "3;0;block" "5;0;block" "7;0;block" "4;2;block" "6;3;cy
     set(tag _limit${limit})
   endif()
   mcb_mpi_test(back_to_back_p${p}_k${k}_${order}${tag} ${p} --expect-ranks --expect-stdout "back to back: 0 errors"
-               -- $<TARGET_FILE:test_back_to_back> ${k} ${order} 200 ${limit})
+               -- $<TARGET_FILE:test_back_to_back> ${k} ${order} 60 ${limit})
 endforeach()
 # Several nodes: the reduce on every path (the bcast across nodes copies in).
 mcb_mpi_test(reduce_copy_nodes_p12 12 --expect-ranks --expect-rows 10 --expect-stdout "copy=registered"

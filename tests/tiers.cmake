@@ -45,6 +45,9 @@ set(MCB_TIER_SWEEP
     "node_aware_family_p(4|8|16|24)_rpn[0-9]+_(block|cyclic)"
     # PPG: 2 to 10 ranks stay, 12 and 16 are the sweep's.
     "allreduce_ppg_p(12|16)_.*"
+    # The back-to-back calls without a barrier on virtual nodes (the stages
+    # only; 2, 3, 5 and 7 ranks on one node, the small path, stay).
+    "back_to_back_p(4|6)_k[0-9]+_(block|cyclic)"
     # Types x operations: every operation on int8, uint64 and double at 7
     # ranks stays; the other types, and every in-place twin at 3 ranks (in
     # place: allreduce_pN_in_place), are the sweep's.
