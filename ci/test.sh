@@ -11,7 +11,7 @@
 #                               out those labelled sweep (docs/development.md)
 #   ci/test.sh --extended       every test on both MPIs (about 21 minutes here; no budget)
 #   MCB_MPIS=openmpi ci/test.sh one MPI only
-#   MCB_CI_BUDGET=SECONDS       the budget (default 1500 s: 25 minutes)
+#   MCB_CI_BUDGET=SECONDS       the budget (default 1800 s: the 30 minutes CI must stay under)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 extended=0
@@ -20,7 +20,7 @@ case ${1:-} in
   --extended) extended=1 ;;
   *) echo "usage: ci/test.sh [--extended]" >&2; exit 2 ;;
 esac
-budget=${MCB_CI_BUDGET:-1500}
+budget=${MCB_CI_BUDGET:-1800}
 [[ $budget =~ ^[0-9]+$ ]] || { echo "ci/test.sh: MCB_CI_BUDGET=$budget: expected whole seconds" >&2; exit 2; }
 # timed, run_ctest, report_ctest, report_times: ci/run-ctest.sh.
 source ci/run-ctest.sh
