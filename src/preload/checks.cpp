@@ -129,7 +129,22 @@ void free_type_cache() {
 }
 
 TypeInfo type_info(MPI_Datatype type) {
-  if (is_named(type)) return compute(type, true);
+  // The last few predefined types' answers, per thread: a predefined
+  // handle is never freed, so it means the same type all run long (its
+  // envelope, size and extents cost five MPI calls a call otherwise).
+  struct Named {
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    TypeInfo info;
+  };
+  static thread_local Named named[4];
+  static thread_local unsigned next = 0;
+  for (const Named& n : named)
+    if (n.type == type && type != MPI_DATATYPE_NULL) return n.info;
+  if (is_named(type)) {
+    const TypeInfo info = compute(type, true);
+    named[next++ % 4] = {type, info};
+    return info;
+  }
   void* value = nullptr;
   int found = 0;
   if (type_keyval != MPI_KEYVAL_INVALID) MPI_Type_get_attr(type, type_keyval, &value, &found);
@@ -139,7 +154,40 @@ TypeInfo type_info(MPI_Datatype type) {
   return info;
 }
 
+namespace {
+bool reducible_uncached(MPI_Op op, MPI_Datatype type, Reason* why, bool* cacheable);
+}
+
 bool reducible(MPI_Op op, MPI_Datatype type, Reason* why) {
+  // The last few verdicts, per thread. A verdict on a predefined operation
+  // depends on the two handles alone (the types it accepts are predefined,
+  // never freed; a derived type is refused whatever handle it had); one on
+  // a user's operation is not kept (a freed handle may come back as another).
+  struct Verdict {
+    MPI_Op op = MPI_OP_NULL;
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    bool ok = false;
+    Reason why = Reason::type;
+  };
+  static thread_local Verdict last[4];
+  static thread_local unsigned next = 0;
+  for (const Verdict& v : last)
+    if (v.op == op && v.type == type && op != MPI_OP_NULL) {
+      if (!v.ok) *why = v.why;
+      return v.ok;
+    }
+  bool cacheable = false;
+  Reason r = Reason::type;
+  const bool ok = reducible_uncached(op, type, &r, &cacheable);
+  if (!ok) *why = r;
+  if (cacheable) last[next++ % 4] = {op, type, ok, r};
+  return ok;
+}
+
+namespace {
+
+bool reducible_uncached(MPI_Op op, MPI_Datatype type, Reason* why, bool* cacheable) {
+  *cacheable = true;
   bool ok = false;
   if (op == MPI_MAX || op == MPI_MIN)
     ok = c_integer(type) || fortran_integer(type) || floating(type);
@@ -158,6 +206,7 @@ bool reducible(MPI_Op op, MPI_Datatype type, Reason* why) {
     int commute = 0;
     MPI_Op_commutative(op, &commute);
     *why = commute ? Reason::user_op : Reason::non_commutative_op;
+    *cacheable = false;
     return false;
   }
   // The algorithms cut the vector into element chunks, as bytes of one size.
@@ -165,5 +214,7 @@ bool reducible(MPI_Op op, MPI_Datatype type, Reason* why) {
   if (!ok) *why = Reason::type;
   return ok;
 }
+
+}  // namespace
 
 }  // namespace mcb::preload
