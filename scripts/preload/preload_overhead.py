@@ -13,12 +13,14 @@ through MPI_Alltoall and friends) run three ways, interleaved, --runs times:
 Per collective and size it prints the minimum over runs of the average
 latency of each, and the differences loaded - direct and served - direct in
 microseconds (the per-call cost), and served / direct. Small sizes show the
-cost best; it is a constant per call, not per byte. Not a test: timings on
+cost best; it is a constant per call, not per byte. --in-place times
+MPI_IN_PLACE calls (allgather, allreduce: CP2K's allreduces are 95% in
+place; alltoall has no in-place form here). Not a test: timings on
 a shared machine vary; run 2 ranks bound to cores (the default) on an idle
 machine.
 
     /usr/bin/python3 scripts/preload/preload_overhead.py [--build build] [--mpi openmpi|mpich]
-        [-n 2] [-m 8:1024] [--runs 5] [-i 20000]
+        [-n 2] [-m 8:1024] [--runs 5] [-i 20000] [--in-place] [--collectives LIST]
 """
 import argparse
 import io
@@ -46,7 +48,7 @@ def command(args, coll, mode, csv):
     if mode == "served":
         env[COLLECTIVES[coll]] = "system"
     bench = [binary, "--algorithm", "system", "-m", args.m, "-i", str(args.iterations), "-x",
-             str(args.iterations // 10), "--csv", csv]
+             str(args.iterations // 10), "--csv", csv] + (["--in-place"] if args.in_place else [])
     return launcher(args.mpi, args.n, env) + bench
 
 
@@ -58,8 +60,11 @@ def main():
     p.add_argument("-m", default="8:1024", help="sizes in bytes, as mcb's -m (default 8:1024)")
     p.add_argument("--runs", type=int, default=5, help="interleaved runs per mode, the minimum kept (default 5)")
     p.add_argument("-i", "--iterations", type=int, default=20000, help="iterations per size (default 20000)")
-    p.add_argument("--collectives", default=",".join(COLLECTIVES), help="default: alltoall,allgather,allreduce")
+    p.add_argument("--collectives", help="default: alltoall,allgather,allreduce (--in-place: allgather,allreduce)")
+    p.add_argument("--in-place", action="store_true", help="MPI_IN_PLACE calls (mcb's -l)")
     args = p.parse_args()
+    if args.collectives is None:
+        args.collectives = "allgather,allreduce" if args.in_place else ",".join(COLLECTIVES)
     lib = os.path.join(args.build, "src", "preload", "libmcb_preload.so")
     if not os.path.isfile(lib):
         sys.exit(f"preload_overhead: {lib} not found (build the project first, --build DIR)")
@@ -67,6 +72,8 @@ def main():
     for c in colls:
         if c not in COLLECTIVES:
             sys.exit(f"preload_overhead: --collectives {c}: expected alltoall, allgather or allreduce")
+        if c == "alltoall" and args.in_place:
+            sys.exit("preload_overhead: --in-place: alltoall has no in-place form here (allgather, allreduce)")
 
     rows = []
     csv = os.path.join(args.build, "preload_overhead.tmp.csv")
@@ -86,7 +93,7 @@ def main():
     data = pd.DataFrame(rows)
     best = data.groupby(["collective", "size", "mode"])["avg_us"].min().unstack("mode")
     print(f"# libmcb_preload.so per-call cost: {args.n} ranks, {args.mpi}, --algorithm system, "
-          f"{args.iterations} iterations, minimum of {args.runs} interleaved runs of the average latency (us)")
+          f"{args.iterations} iterations{', in place' if args.in_place else ''}, minimum of {args.runs} interleaved runs of the average latency (us)")
     out = io.StringIO()
     out.write(f"{'collective':<10} {'size':>6} {'direct':>9} {'loaded':>9} {'served':>9} "
               f"{'loaded-direct':>14} {'served-direct':>14} {'served/direct':>14}\n")

@@ -231,29 +231,35 @@ std::size_t elem_bytes(Elem e) {
   return visit_elem(e, [](auto t) { return sizeof t; });
 }
 
-void reduce_many_to(void* const* dsts, int nd, const void* const* srcs, int k, int n, MPI_Datatype type, MPI_Op op) {
-  if (n <= 0 || k <= 0 || nd <= 0) return;
+Reducer::Reducer(MPI_Datatype type, MPI_Op op) : type_(type), op_(op), kernel_(kernel(type, op)) {
   // mcb's kernel needs no MPI (mcb_copy_bw runs it without MPI_Init).
-  const Kernel f = kernel(type, op);
-  int size = 0;
-  if (f)
-    size = static_cast<int>(elem_bytes(*elem_of(type)));
+  if (kernel_)
+    size_ = static_cast<int>(elem_bytes(*elem_of(type)));
   else
-    MPI_Type_size(type, &size);
-  const std::size_t bytes = static_cast<std::size_t>(n) * static_cast<std::size_t>(size);
+    MPI_Type_size(type, &size_);
+}
+
+void Reducer::operator()(void* const* dsts, int nd, const void* const* srcs, int k, int n) const {
+  if (n <= 0 || k <= 0 || nd <= 0) return;
+  const std::size_t bytes = static_cast<std::size_t>(n) * static_cast<std::size_t>(size_);
   // Simulated time (simulation build): k operands read, extra destinations copied.
   if (k == 1)
     local_work::copy(bytes * static_cast<std::size_t>(nd));
   else
     local_work::reduce(bytes * static_cast<std::size_t>(k));
   if (k > 1 && nd > 1) local_work::copy(bytes * static_cast<std::size_t>(nd - 1));
-  if (f) return f(dsts, nd, srcs, k, n);
+  if (kernel_) return kernel_(dsts, nd, srcs, k, n);
   // Any other type or operation: MPI_Reduce_local into a scratch vector, so
   // that a destination may alias any source here too. MPI_Reduce_local
   // computes inout = in op inout: the operands are taken from the last.
   std::vector<char> acc(static_cast<const char*>(srcs[k - 1]), static_cast<const char*>(srcs[k - 1]) + bytes);
-  for (int j = k - 2; j >= 0; --j) PMPI_Reduce_local(srcs[j], acc.data(), n, type, op);
+  for (int j = k - 2; j >= 0; --j) PMPI_Reduce_local(srcs[j], acc.data(), n, type_, op_);
   for (int d = 0; d < nd; ++d) std::memcpy(dsts[d], acc.data(), bytes);
+}
+
+void reduce_many_to(void* const* dsts, int nd, const void* const* srcs, int k, int n, MPI_Datatype type, MPI_Op op) {
+  if (n <= 0 || k <= 0 || nd <= 0) return;
+  Reducer(type, op)(dsts, nd, srcs, k, n);
 }
 
 void reduce_many(void* dst, const void* const* srcs, int k, int n, MPI_Datatype type, MPI_Op op, void* dst2) {

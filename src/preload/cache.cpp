@@ -16,6 +16,9 @@ namespace {
 
 int comm_keyval = MPI_KEYVAL_INVALID;
 std::atomic<long> layout_counter{0};
+std::atomic<std::uint64_t> generation{1};
+
+void changed() { generation.fetch_add(1, std::memory_order_relaxed); }
 
 // The caches attached now; guarded by the mutex (threads may free
 // communicators concurrently under MPI_THREAD_MULTIPLE).
@@ -34,6 +37,7 @@ std::vector<CommCache*>& registry() {
 int delete_comm_cache(MPI_Comm, int, void* value, void*) {
   Busy busy;
   auto* cache = static_cast<CommCache*>(value);
+  changed();
   {
     std::lock_guard<std::mutex> lock(registry_mutex());
     auto& r = registry();
@@ -113,6 +117,8 @@ template <class T, class Pred>
 T* move_to_front(std::vector<T>& v, Pred hit) {
   auto it = std::find_if(v.begin(), v.end(), hit);
   if (it == v.end()) return nullptr;
+  if (it == v.begin()) return &v.front();
+  changed();
   std::rotate(v.begin(), it, it + 1);
   return &v.front();
 }
@@ -120,6 +126,7 @@ T* move_to_front(std::vector<T>& v, Pred hit) {
 // `item` in front; drops from the back beyond `limit`, returns how many.
 template <class T>
 int push_front_bounded(std::vector<T>& v, T item, int limit) {
+  changed();
   v.insert(v.begin(), std::move(item));
   const int dropped = std::max(0, static_cast<int>(v.size()) - limit);
   v.resize(v.size() - static_cast<std::size_t>(dropped));
@@ -145,5 +152,12 @@ PlanEntry* find_plan(Shape& shape, const void* send, const void* recv) {
 int insert_plan(Shape& shape, PlanEntry entry, int limit) {
   return push_front_bounded(shape.plans, std::move(entry), limit);
 }
+
+void clear_plans(Shape& shape) {
+  changed();
+  shape.plans.clear();
+}
+
+std::uint64_t cache_generation() { return generation.load(std::memory_order_relaxed); }
 
 }  // namespace mcb::preload

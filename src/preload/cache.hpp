@@ -17,6 +17,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -99,5 +100,13 @@ int insert_shape(CommCache& cache, std::unique_ptr<Shape> shape, int limit);
 PlanEntry* find_plan(Shape& shape, const void* send, const void* recv);
 /// Puts a plan in front; returns how many were dropped beyond `limit`.
 int insert_plan(Shape& shape, PlanEntry entry, int limit);
+/// Drops every plan of `shape`.
+void clear_plans(Shape& shape);
+
+/// Changes whenever a Shape or PlanEntry of any cache may have moved or gone
+/// (a shape or plan put in, moved to the front, dropped; a cache freed): a
+/// pointer taken into the caches stays valid while this is unchanged (the
+/// last-call memo of serve.cpp). Never 0.
+std::uint64_t cache_generation();
 
 }  // namespace mcb::preload

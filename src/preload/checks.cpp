@@ -136,8 +136,10 @@ TypeInfo type_info(MPI_Datatype type) {
     MPI_Datatype type = MPI_DATATYPE_NULL;
     TypeInfo info;
   };
-  static thread_local Named named[4];
-  static thread_local unsigned next = 0;
+  // initial-exec, as guard.hpp: no __tls_get_addr call per read (1.3% of a
+  // served 8 B allreduce's samples before).
+  static thread_local Named named[4] __attribute__((tls_model("initial-exec")));
+  static thread_local unsigned next __attribute__((tls_model("initial-exec"))) = 0;
   for (const Named& n : named)
     if (n.type == type && type != MPI_DATATYPE_NULL) return n.info;
   if (is_named(type)) {
@@ -169,8 +171,8 @@ bool reducible(MPI_Op op, MPI_Datatype type, Reason* why) {
     bool ok = false;
     Reason why = Reason::type;
   };
-  static thread_local Verdict last[4];
-  static thread_local unsigned next = 0;
+  static thread_local Verdict last[4] __attribute__((tls_model("initial-exec")));
+  static thread_local unsigned next __attribute__((tls_model("initial-exec"))) = 0;
   for (const Verdict& v : last)
     if (v.op == op && v.type == type && op != MPI_OP_NULL) {
       if (!v.ok) *why = v.why;

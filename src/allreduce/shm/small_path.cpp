@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "mcb/error.hpp"
+#include "mcb/reduction.hpp"
 #include "vector.hpp"
 
 namespace mcb::allreduce::detail {
@@ -76,6 +77,7 @@ struct Small {
   std::shared_ptr<State> st;
   std::size_t bytes;
   int q, me;
+  Reducer reduce;  // args.type and args.op, resolved at setup
 
   char* slot_of(int r) const { return seg->vector_slot(r, st->parity); }
   void begin() const {
@@ -86,7 +88,7 @@ struct Small {
   void sum(const Call& c) const {
     for (int r = 0; r < q; ++r) st->srcs[static_cast<std::size_t>(r)] = r == me ? c.in() : slot_of(r);
     void* dst = c.recv;
-    reduce_many_to(&dst, 1, st->srcs.data(), q, args.count, args.type, args.op);
+    reduce(&dst, 1, st->srcs.data(), q, args.count);
   }
 };
 
@@ -195,7 +197,7 @@ Plan small_plan(SmallKind kind, const std::string& who, const CollArgs& args, co
     auto make = [kind, args, seg, bytes, q, me](Path) {
       auto st = std::make_shared<State>();
       st->srcs.resize(static_cast<std::size_t>(q));
-      const Small x{kind, args, seg, st, bytes, q, me};
+      const Small x{kind, args, seg, st, bytes, q, me, Reducer(args.type, args.op)};
       return kind == SmallKind::allreduce ? allreduce_engine(x)
              : kind == SmallKind::reduce  ? reduce_engine(x)
                                           : bcast_engine(x);
