@@ -2,7 +2,7 @@
 """mcb's shared-memory collectives against the MPIs' own (issue 48, item 3).
 
 Usage:
-    /usr/bin/python3 scripts/peers/mpi_shm.py --mpi-prefix PREFIX [--build DIR] [--out DIR]
+    /usr/bin/python3 scripts/peers/mpi_shm.py --mpi-prefix PREFIX [--mpi openmpi|mpich] [--build DIR] [--out DIR]
         [--collectives allreduce,reduce,bcast,allgather] [--repeats 5] [-m SIZES]
         [--allgather-sizes SIZES] [-i ITERS -x WARMUP] [--timeout S] [-v]
     /usr/bin/python3 scripts/peers/mpi_shm.py --mpi-prefix PREFIX --check [--check-ranks 2,3,4,8,16]
@@ -40,7 +40,9 @@ run is one line, never a silent fallback to another algorithm):
                 size (docs/tune.md); a size where Open MPI handed the forced
                 algorithm to another is left out with one line.
     default     `system` with nothing forced (what users get): a reference
-                column, never a peer.
+                column beside each peer, and a table of its own (mcb's
+                algorithms run in the default's launches too), also where
+                no peer can be forced.
   MPICH 4.2 (`mpivars` beside the launcher must list every CVAR and value)
     release_gather  MPIR_CVAR_DEVICE_COLLECTIVES=all
                 MPIR_CVAR_COLLECTIVE_FALLBACK=error
@@ -61,13 +63,17 @@ run is one line, never a silent fallback to another algorithm):
                 fallback fails the run; the unchecked ones (the call-count
                 threshold, an element wider than a cell) cannot happen with
                 THRESHOLD=0 and float or char.
-    default     nothing set: the reference column.
+    default     nothing set: as for Open MPI (Debian's MPICH 4.0.2,
+                ch4:ucx, has only this one: --mpi-prefix /usr --mpi mpich).
 
 mcb's side: allreduce `shm_recursive_exchange` and `shm_tree`, reduce and
 bcast `shm_tree` (--mcb-allreduce etc.), blocking interface (as MPI_Allreduce;
 --interface), on plain buffers with `--copy copy-in` and on registered
-buffers (`--buffers registered --copy registered`, where the MPI's
-collective runs on the same registered buffers). Float sum (bcast: char).
+buffers (`--buffers registered --copy auto`, where the MPI's collective
+runs on the same registered buffers: auto is what such a user gets, the
+small path's copy-in below its switch and below 4 KiB blocking, the
+registered path above; `--registered-path registered` forces the registered
+path at every size, as before issue 57). Float sum (bcast: char).
 
 Timing (default): 2 ranks bound to cores, sizes 4 B to 64 MiB (allgather
 1 B to 1 MiB per block), mcb's default iterations, --repeats (5) runs,
@@ -119,7 +125,7 @@ DEFAULT_MCB = {"allreduce": "shm_recursive_exchange,shm_tree", "reduce": "shm_tr
 # mcb's allgather and the name Open MPI's ompi_info gives the same algorithm.
 ALLGATHER_PAIRS = [("sparbit", "sparbit"), ("ring", "ring"), ("bruck", "bruck"),
                    ("recursive_doubling", "recursive_doubling"), ("neighbor_exchange", "neighbor")]
-BUFFERS = {"plain": ["--copy", "copy-in"], "registered": ["--buffers", "registered", "--copy", "registered"]}
+BUFFERS = {"plain": ["--copy", "copy-in"], "registered": ["--buffers", "registered", "--copy", "auto"]}
 # MPICH's composition per collective: gamma (3) is allreduce's shared-memory-only
 # one (the whole communicator on one node), alpha (1) the node-aware one.
 MPICH_COMPOSITION = {"allreduce": "3", "reduce": "1", "bcast": "1"}
@@ -197,7 +203,7 @@ def ompi_configs(args):
                     c.refused = "Open MPI %s has no MCA parameter %s (ompi_info --param coll %s --level 9)" % (
                         args.version, prio, proof)
                 confs.append(c)
-            confs.append(Config(coll, buffers, "default"))
+            confs.append(Config(coll, buffers, "default", mcb=args.mcb[coll]))
     return confs
 
 
@@ -249,7 +255,7 @@ def mpich_configs(args):
             elif not re.search(r"^release_gather +- ", mpivars_entry(args.mpivars, algo) or "", re.M):
                 c.refused = "MPICH %s's mpivars lists no value release_gather for %s" % (args.version, algo)
             confs.append(c)
-            confs.append(Config(coll, buffers, "default"))
+            confs.append(Config(coll, buffers, "default", mcb=args.mcb[coll]))
     return confs
 
 
@@ -266,7 +272,9 @@ def mcb_args(args, conf, sizes, iterations, warmup, csv_path, algorithms, valida
     if conf.coll in SHM_COLLS:
         if conf.mcb:
             cmd += ["--interface", args.interface]
-        cmd += BUFFERS[conf.buffers] if conf.mcb else BUFFERS[conf.buffers][:-2]
+        flags = BUFFERS[conf.buffers] if conf.buffers == "plain" else BUFFERS[conf.buffers][:-1] + [
+            args.registered_path]
+        cmd += flags if conf.mcb else flags[:-2]
     if validate:
         cmd += ["-c"]
     if csv_path:
@@ -608,9 +616,10 @@ def timed(args, confs, tmp):
     {(conf key, algorithm): {size: [median per run]}}, params, and the runs' rows."""
     def group(c):
         return (c.coll, c.buffers)
-    wanted = {group(c) for c in confs if c.peer != "default" and not c.refused}
-    # the unforced reference only where a peer of its collective and buffers runs
-    live = [c for c in confs if not c.refused and (c.peer != "default" or group(c) in wanted)]
+    # The unforced default runs mcb's algorithms too: its own table (mcb
+    # against what users get, in the same launch), also where no peer can
+    # be forced (Debian's MPICH 4.0.2: ch4:ucx has no release_gather).
+    live = [c for c in confs if not c.refused]
     results, params, runs = {}, {}, []
     for r in range(args.repeats):
         order = live if r % 2 == 0 else list(reversed(live))
@@ -678,8 +687,8 @@ def header(args, out, check=False):
                    "median (per iteration the slowest rank); ratio = mcb / the MPI's peer (<= 1.00: mcb at least "
                    "as fast)" % args.repeats)
     out.append("# mcb: --interface %s; plain buffers --copy copy-in, registered --buffers registered --copy "
-               "registered (the MPI's collective on the same buffers); -i %s -x %s"
-               % (args.interface, args.iterations if args.iterations is not None else "default",
+               "%s (the MPI's collective on the same buffers); -i %s -x %s"
+               % (args.interface, args.registered_path, args.iterations if args.iterations is not None else "default",
                   args.warmup if args.warmup is not None else "default"))
 
 
@@ -697,18 +706,22 @@ def report(args, confs, results, params):
         members = [c for c in confs if ((c.coll, c.buffers) if c.coll in SHM_COLLS else (c.coll, c.peer)) == g]
         default = next((c for c in members if c.peer == "default"), None)
         peers = [c for c in members if c.peer != "default"]
+        if default is not None and default.mcb and not default.refused:
+            peers.append(default)
         for peer in peers:
+            own = peer is default  # the default's own table: no second default column
             out.append("")
             out.append("## %s" % peer.label)
-            out.append("# forced: %s" % (peer.forced or "nothing"))
+            out.append("# forced: %s" % (peer.forced or "nothing (what users get; mcb in the same launch)"))
             if peer.refused:
                 out.append("# CANNOT RUN: %s" % peer.refused)
                 continue
-            out.append("# proof: %s" % peer.note)
+            if not own:
+                out.append("# proof: %s" % peer.note)
             sizes = sorted(results.get((peer.key, "system"), {}))
             excluded = getattr(peer, "excluded", {})
             cols = ["size", "%s us" % peer.peer.split(" (")[0]]
-            if default is not None and not default.refused:
+            if default is not None and not default.refused and not own:
                 cols.append("default us")
             for a in peer.mcb:
                 cols += ["%s us" % a, "ratio"]
@@ -720,7 +733,7 @@ def report(args, confs, results, params):
                 theirs = statistics.median(results[(peer.key, "system")][s])
                 line = [human(s), fmt_us(theirs)]
                 dflt = None
-                if default is not None and not default.refused:
+                if default is not None and not default.refused and not own:
                     d = results.get((default.key, "system"), {}).get(s)
                     dflt = statistics.median(d) if d else None
                     line.append(fmt_us(dflt))
@@ -938,6 +951,8 @@ def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     p.add_argument("--mpi-prefix", required=True, help="the MPI's prefix (scripts/mpi/build-mpi.sh NAME)")
+    p.add_argument("--mpi", choices=["openmpi", "mpich"],
+                   help="the MPI of a prefix that holds both, as Debian's /usr (default: the one its tools name)")
     p.add_argument("--build", help="mcb built against it (default build-mpi-NAME)")
     p.add_argument("--out", help="output folder (default peers-mpi-shm-NAME)")
     p.add_argument("--collectives", default="allreduce,reduce,bcast,allgather")
@@ -946,6 +961,8 @@ def parse_args(argv):
     p.add_argument("--mcb-reduce", default=DEFAULT_MCB["reduce"])
     p.add_argument("--mcb-bcast", default=DEFAULT_MCB["bcast"])
     p.add_argument("--interface", default="blocking", choices=["blocking", "persistent"])
+    p.add_argument("--registered-path", default="auto", choices=["auto", "registered"],
+                   help="mcb's --copy on registered buffers (default auto: what a user gets)")
     p.add_argument("-m", "--sizes", default="4:67108864", help="allreduce, reduce, bcast sizes (mcb -m)")
     p.add_argument("--allgather-sizes", default="1:1048576", help="allgather block sizes (mcb -m)")
     p.add_argument("-i", "--iterations", type=int, help="timed iterations (default mcb's)")
@@ -963,8 +980,14 @@ def parse_args(argv):
     args = p.parse_args(argv)
     args.prefix = os.path.abspath(args.mpi_prefix)
     try:
-        args.mpi = prefix_mpi(args.prefix)
-        args.launcher = prefix_launcher(args.prefix)
+        # A prefix with both MPIs (Debian's /usr: mpiexec.openmpi and
+        # mpiexec.mpich beside an mpiexec that is either): --mpi says which.
+        named = os.path.join(args.prefix, "bin", "mpiexec." + (args.mpi or ""))
+        if args.mpi and os.access(named, os.X_OK):
+            args.launcher = named
+        else:
+            args.mpi = args.mpi or prefix_mpi(args.prefix)
+            args.launcher = prefix_launcher(args.prefix)
     except MpiToolError as e:
         p.error(str(e))
     args.build = os.path.abspath(args.build or build_dir(REPO, args.mpi, args.prefix))

@@ -125,6 +125,14 @@ mcb_preload_test(buffers_p4 4 "${combo_tra};${BOUNDED}" --expect-stdout "buffers
                  -- ${PRELOAD_CLIENT} buffers)
 mcb_preload_test(buffers_node_aware_p5 5 "${combo_multileader_na};${BOUNDED}" --expect-stdout "buffers: [0-9]+ checks passed"
                  --expect-stdout "${ALL_SERVED}" -- ${PRELOAD_CLIENT} buffers)
+# The last-call memo (serve.cpp) against a plan moved in front of it: one
+# shape on two buffer pairs in turn, the second with a derived type of the
+# same bytes (never kept); every call checked. It failed (wrong blocks)
+# with the memo kept across a move to the front.
+mcb_preload_test(memo_p3 3 "${combo_tra}" --expect-stdout "memo: [0-9]+ checks passed"
+                 --expect-stdout "MPI_Alltoall algorithm=tra calls=80 served=80 fallback=0 "
+                 --expect-stdout "MPI_Allgather algorithm=sparbit calls=80 served=80 fallback=0 "
+                 -- ${PRELOAD_CLIENT} memo)
 # The shared-memory allreduces' engines are bounded like the shapes and
 # share one segment per communicator (issue 33): at most 4 segments with
 # SHAPES=4 after 15 shapes, and 400 distinct counts on 2 ranks (a solver's,

@@ -340,6 +340,27 @@ static void scenario_buffers(void) {
   free(fixed_s), free(fixed_r);
 }
 
+/* The preload's last-call memo (serve.cpp): one call shape on two buffer
+   pairs, called in turn (nothing between them), one with a predefined type (kept in the memo) and
+   one with a derived type of the same bytes (never kept): the second moves
+   its plan to the front of the shape's list between the first's calls, so a
+   memo that outlived the move would run the first call on the second's
+   plan (the other buffers). */
+static void scenario_memo(void) {
+  const int p = world_size;
+  const size_t bytes = (size_t)p * 2 * sizeof(double);
+  void *s1 = alloc(bytes), *r1 = alloc(bytes), *s2 = alloc(bytes), *r2 = alloc(bytes);
+  for (int it = 0; it < 40; ++it) {
+    do_alltoall(MPI_COMM_WORLD, K_DOUBLE, 2, it, s1, r1);
+    do_alltoall(MPI_COMM_WORLD, K_DERIVED, 1, 1000 + it, s2, r2);
+  }
+  for (int it = 0; it < 40; ++it) {
+    do_allgather(MPI_COMM_WORLD, K_DOUBLE, 2, it, 0, s1, r1);
+    do_allgather(MPI_COMM_WORLD, K_DERIVED, 1, 1000 + it, 0, s2, r2);
+  }
+  free(s1), free(r1), free(s2), free(r2);
+}
+
 /* Non-contiguous types: every second element of a buffer twice as long. */
 static void scenario_noncontig(void) {
   const int p = world_size;
@@ -828,6 +849,8 @@ int main(int argc, char** argv) {
     scenario_bcast();
   else if (!strcmp(scenario, "buffers"))
     scenario_buffers();
+  else if (!strcmp(scenario, "memo"))
+    scenario_memo();
   else if (!strcmp(scenario, "noncontig"))
     scenario_noncontig();
   else if (!strcmp(scenario, "intercomm"))
