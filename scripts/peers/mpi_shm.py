@@ -80,8 +80,12 @@ Timing (default): 2 ranks bound to cores, sizes 4 B to 64 MiB (allgather
 interleaved: the configurations in one order, then the reverse, and inside
 each launch mcb's algorithms first or last in turn. Per (configuration,
 algorithm, size) the median over runs of each run's median_us (per
-iteration the slowest rank, then the median over iterations). Ratio = mcb /
-the MPI's peer: <= 1.0 means mcb is at least as fast.
+iteration the slowest rank, then the median over iterations). Ratio = the
+median over runs of mcb / the MPI's peer in the same launch (paired: this
+machine's launches fall into two speed states, and two columns' medians
+may come from launches in different ones): <= 1.0 means mcb is at least as
+fast. `mpi_shm.py --paired-from OUT/runs.csv` prints the paired ratios of a
+finished run again.
 
 --check: correctness, not speed. Every configuration at --check-ranks
 (oversubscribed above the core count) and on fake nodes (--check-hosts,
@@ -684,15 +688,30 @@ def header(args, out, check=False):
                    "MPI's included, validated); the times of a check mean nothing")
     else:
         out.append("# 2 ranks bound to cores; %d interleaved runs; per size the median over runs of each run's "
-                   "median (per iteration the slowest rank); ratio = mcb / the MPI's peer (<= 1.00: mcb at least "
-                   "as fast)" % args.repeats)
+                   "median (per iteration the slowest rank); ratio = the median over runs of mcb / the MPI's peer "
+                   "in the same launch (<= 1.00: mcb at least as fast)" % args.repeats)
     out.append("# mcb: --interface %s; plain buffers --copy copy-in, registered --buffers registered --copy "
                "%s (the MPI's collective on the same buffers); -i %s -x %s"
                % (args.interface, args.registered_path, args.iterations if args.iterations is not None else "default",
                   args.warmup if args.warmup is not None else "default"))
 
 
-def report(args, confs, results, params):
+def paired_ratio(runs, coll, buffers, peer, algorithm, size):
+    """The median over runs of mcb's median / the MPI's in the same launch
+    (None without a common run). Per launch, not the ratio of the two
+    columns' medians: this machine's launches fall into two speed states
+    (a 4 B allreduce 0.2 or 0.7 us), and the medians of two columns may
+    come from launches in different states."""
+    def by_run(algo):
+        return {r["run"]: r["median_us"] for r in runs
+                if (r["collective"], r["buffers"], r["peer"], r["algorithm"], r["size_bytes"]) ==
+                (coll, buffers, peer, algo, size)}
+    mine, theirs = by_run(algorithm), by_run("system")
+    common = [k for k in mine if k in theirs and theirs[k] > 0]
+    return statistics.median(mine[k] / theirs[k] for k in common) if common else None
+
+
+def report(args, confs, results, params, runs):
     out, rows = [], []
     header(args, out)
     by_key = {c.key: c for c in confs}
@@ -740,7 +759,8 @@ def report(args, confs, results, params):
                 for a in peer.mcb:
                     m = results.get((peer.key, a), {}).get(s)
                     mine = statistics.median(m) if m else None
-                    ratio = mine / theirs if (mine is not None and theirs > 0 and s not in excluded) else None
+                    ratio = (paired_ratio(runs, peer.coll, peer.buffers, peer.peer, a, s)
+                             if (mine is not None and s not in excluded) else None)
                     line += [fmt_us(mine), "-" if ratio is None else "%.2f%s" % (ratio, "*" if ratio > 1.0 else "")]
                     rows.append({"mpi": args.mpi, "mpi_version": args.version, "collective": peer.coll,
                                  "buffers": peer.buffers, "peer": peer.peer, "forced": peer.forced,
@@ -1065,9 +1085,43 @@ def describe_mpi(args):
 args_global = None
 
 
+def paired_from(path):
+    """The ratio tables of a finished run's runs.csv, paired per launch
+    (paired_ratio): for runs.csv files written before the report paired
+    them (2026-12-02)."""
+    with open(path, newline="") as f:
+        runs = [dict(r, run=int(r["run"]), size_bytes=int(r["size_bytes"]), median_us=float(r["median_us"]))
+                for r in csv.DictReader(f)]
+    groups = []
+    for r in runs:
+        g = (r["collective"], r["buffers"], r["peer"])
+        if g not in groups:
+            groups.append(g)
+    print("# %s: per size, the median over runs of mcb's median_us / the MPI's in the same launch" % path)
+    for coll, buffers, peer in groups:
+        algos = sorted({r["algorithm"] for r in runs if (r["collective"], r["buffers"], r["peer"]) ==
+                        (coll, buffers, peer)} - {"system"})
+        if not algos:
+            continue
+        print("\n## %s, %s buffers: %s" % (coll, buffers, peer))
+        width = max(len(a) for a in algos) + 8
+        print("%10s" % "size" + "".join(("%s ratio" % a).rjust(width) for a in algos))
+        for size in sorted({r["size_bytes"] for r in runs if (r["collective"], r["buffers"], r["peer"]) ==
+                            (coll, buffers, peer)}):
+            cells = []
+            for a in algos:
+                x = paired_ratio(runs, coll, buffers, peer, a, size)
+                cells.append("-" if x is None else "%.2f%s" % (x, "*" if x > 1.0 else ""))
+            print("%10s" % human(size) + "".join(c.rjust(width) for c in cells))
+    return 0
+
+
 def main(argv=None):
     global args_global
-    args = args_global = parse_args(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) == 2 and argv[0] == "--paired-from":
+        return paired_from(argv[1])
+    args = args_global = parse_args(argv)
     describe_mpi(args)
     os.makedirs(args.out, exist_ok=True)
     args.logs = os.path.join(args.out, "logs")
@@ -1097,7 +1151,7 @@ def main(argv=None):
             prove(args, conf, tmp)
             log("  " + ("CANNOT RUN: " + conf.refused if conf.refused else conf.note))
     results, params, runs = timed(args, confs, tmp)
-    out, rows = report(args, confs, results, params)
+    out, rows = report(args, confs, results, params, runs)
     out.append("")
     out.append("# wall time %.0f s" % (time.monotonic() - start))
     text = "\n".join(out) + "\n"
