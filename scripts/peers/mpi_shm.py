@@ -618,8 +618,6 @@ def read_csv(path, n):
 def timed(args, confs, tmp):
     """Runs every runnable configuration --repeats times, interleaved. Returns
     {(conf key, algorithm): {size: [median per run]}}, params, and the runs' rows."""
-    def group(c):
-        return (c.coll, c.buffers)
     # The unforced default runs mcb's algorithms too: its own table (mcb
     # against what users get, in the same launch), also where no peer can
     # be forced (Debian's MPICH 4.0.2: ch4:ucx has no release_gather).
@@ -696,23 +694,30 @@ def header(args, out, check=False):
                   args.warmup if args.warmup is not None else "default"))
 
 
-def paired_ratio(runs, coll, buffers, peer, algorithm, size):
+def by_launch(runs):
+    """{(collective, buffers, peer, algorithm, size): {run: median_us}} of runs.csv's rows."""
+    index = {}
+    for r in runs:
+        key = (r["collective"], r["buffers"], r["peer"], r["algorithm"], r["size_bytes"])
+        index.setdefault(key, {})[r["run"]] = r["median_us"]
+    return index
+
+
+def paired_ratio(index, coll, buffers, peer, algorithm, size):
     """The median over runs of mcb's median / the MPI's in the same launch
-    (None without a common run). Per launch, not the ratio of the two
-    columns' medians: this machine's launches fall into two speed states
-    (a 4 B allreduce 0.2 or 0.7 us), and the medians of two columns may
-    come from launches in different states."""
-    def by_run(algo):
-        return {r["run"]: r["median_us"] for r in runs
-                if (r["collective"], r["buffers"], r["peer"], r["algorithm"], r["size_bytes"]) ==
-                (coll, buffers, peer, algo, size)}
-    mine, theirs = by_run(algorithm), by_run("system")
+    (None without a common run); index: by_launch(). Per launch, not the
+    ratio of the two columns' medians: this machine's launches fall into two
+    speed states (a 4 B allreduce 0.2 or 0.7 us), and the medians of two
+    columns may come from launches in different states."""
+    mine = index.get((coll, buffers, peer, algorithm, size), {})
+    theirs = index.get((coll, buffers, peer, "system", size), {})
     common = [k for k in mine if k in theirs and theirs[k] > 0]
     return statistics.median(mine[k] / theirs[k] for k in common) if common else None
 
 
 def report(args, confs, results, params, runs):
     out, rows = [], []
+    launches = by_launch(runs)
     header(args, out)
     by_key = {c.key: c for c in confs}
     groups = []
@@ -759,7 +764,7 @@ def report(args, confs, results, params, runs):
                 for a in peer.mcb:
                     m = results.get((peer.key, a), {}).get(s)
                     mine = statistics.median(m) if m else None
-                    ratio = (paired_ratio(runs, peer.coll, peer.buffers, peer.peer, a, s)
+                    ratio = (paired_ratio(launches, peer.coll, peer.buffers, peer.peer, a, s)
                              if (mine is not None and s not in excluded) else None)
                     line += [fmt_us(mine), "-" if ratio is None else "%.2f%s" % (ratio, "*" if ratio > 1.0 else "")]
                     rows.append({"mpi": args.mpi, "mpi_version": args.version, "collective": peer.coll,
@@ -1092,6 +1097,7 @@ def paired_from(path):
     with open(path, newline="") as f:
         runs = [dict(r, run=int(r["run"]), size_bytes=int(r["size_bytes"]), median_us=float(r["median_us"]))
                 for r in csv.DictReader(f)]
+    launches = by_launch(runs)
     groups = []
     for r in runs:
         g = (r["collective"], r["buffers"], r["peer"])
@@ -1110,7 +1116,7 @@ def paired_from(path):
                             (coll, buffers, peer)}):
             cells = []
             for a in algos:
-                x = paired_ratio(runs, coll, buffers, peer, a, size)
+                x = paired_ratio(launches, coll, buffers, peer, a, size)
                 cells.append("-" if x is None else "%.2f%s" % (x, "*" if x > 1.0 else ""))
             print("%10s" % human(size) + "".join(c.rjust(width) for c in cells))
     return 0
