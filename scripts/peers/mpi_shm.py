@@ -615,6 +615,33 @@ def read_csv(path, n):
     return rows
 
 
+def launch_once(args, conf, sizes, algorithms, tmp, tag, what):
+    """One timed launch of `conf` on `sizes` (mcb -m) with `algorithms` in
+    that order. Returns read_csv()'s rows, or None after marking the
+    configuration refused (`what` names the run in that line)."""
+    csv_path = os.path.join(tmp, "%s-%s.csv" % (conf.key, tag))
+    program = mcb_args(args, conf, sizes, args.iterations, args.warmup, csv_path, algorithms)
+    errs = None
+    if conf.proof and conf.proof[0] == "ompi_select":
+        errs = fresh_dir(args, conf.key)
+        program = per_process_stderr(program, errs)
+    cmd = launch_line(args, conf, 2, conf.env, conf.mca, "core") + program
+    log_path = os.path.join(args.logs, "%s-%s.txt" % (tag, conf.key))
+    rc, out = run(cmd, log_path, args.timeout, stderr_dir=errs)
+    if rc != 0 or OMPI_INVALID_ENUM in out:
+        conf.refused = "%s failed (exit %d): %s (log: %s)" % (what, rc, first_error(out),
+                                                            os.path.relpath(log_path, args.out))
+        log("  " + conf.refused)
+        return None
+    if conf.proof and conf.proof[0] == "ompi_select":
+        ok, text = check_ompi_select(out, conf.proof[1])
+        if not ok:
+            conf.refused = "%s: %s" % (what, text)
+            log("  " + conf.refused)
+            return None
+    return read_csv(csv_path, 2)
+
+
 def timed(args, confs, tmp):
     """Runs every runnable configuration --repeats times, interleaved. Returns
     {(conf key, algorithm): {size: [median per run]}}, params, and the runs' rows."""
@@ -629,28 +656,10 @@ def timed(args, confs, tmp):
             if conf.refused:
                 continue
             algorithms = conf.algorithms(mcb_first=(r % 2 == 0))
-            csv_path = os.path.join(tmp, "%s-%d.csv" % (conf.key, r))
             log("[run %d/%d] %s (%s)" % (r + 1, args.repeats, conf.label, ",".join(algorithms)))
-            program = mcb_args(args, conf, args.sizes[conf.coll], args.iterations, args.warmup, csv_path, algorithms)
-            errs = None
-            if conf.proof and conf.proof[0] == "ompi_select":
-                errs = fresh_dir(args, conf.key)
-                program = per_process_stderr(program, errs)
-            cmd = launch_line(args, conf, 2, conf.env, conf.mca, "core") + program
-            log_path = os.path.join(args.logs, "run%d-%s.txt" % (r + 1, conf.key))
-            rc, out = run(cmd, log_path, args.timeout, stderr_dir=errs)
-            if rc != 0 or OMPI_INVALID_ENUM in out:
-                conf.refused = "run %d failed (exit %d): %s (log: %s)" % (r + 1, rc, first_error(out),
-                                                                         os.path.relpath(log_path, args.out))
-                log("  " + conf.refused)
-                continue
-            if conf.proof and conf.proof[0] == "ompi_select":
-                ok, text = check_ompi_select(out, conf.proof[1])
-                if not ok:
-                    conf.refused = "run %d: %s" % (r + 1, text)
-                    log("  " + conf.refused)
-                    continue
-            for algorithm, sizes in read_csv(csv_path, 2).items():
+            rows = launch_once(args, conf, args.sizes[conf.coll], algorithms, tmp, "run%d" % (r + 1),
+                               "run %d" % (r + 1))
+            for algorithm, sizes in (rows or {}).items():
                 for size, (med, avg, par) in sizes.items():
                     results.setdefault((conf.key, algorithm), {}).setdefault(size, []).append(med)
                     params[(conf.key, algorithm)] = par
@@ -659,6 +668,74 @@ def timed(args, confs, tmp):
                                  "algorithm": algorithm, "params": par, "size_bytes": size, "run": r + 1,
                                  "median_us": med, "avg_us": avg})
     return results, params, runs
+
+
+def read_runs(path):
+    """runs.csv's rows, typed."""
+    with open(path, newline="") as f:
+        return [dict(r, run=int(r["run"]), size_bytes=int(r["size_bytes"]), median_us=float(r["median_us"]))
+                for r in csv.DictReader(f)]
+
+
+def settle(args, confs, tmp):
+    """--settle RUNS.csv: every cell whose paired ratio there is above 1.0
+    again, one size per launch (mcb's algorithm and the MPI's back to back,
+    so that both see the same speed state: a sweep of 14 sizes puts seconds
+    between them), --settle-launches times, the order turned each launch.
+    Returns the report's lines and its CSV rows."""
+    runs = read_runs(args.settle)
+    index = by_launch(runs)
+    cells = []
+    for key in index:
+        coll, buffers, peer, algorithm, size = key
+        if algorithm == "system" or coll not in args.collectives or buffers not in args.buffers:
+            continue
+        x = paired_ratio(index, coll, buffers, peer, algorithm, size)
+        if x is not None and x > args.settle_above:
+            cells.append((coll, buffers, peer, algorithm, size, x))
+    by_label = {(c.coll, c.buffers, c.peer): c for c in confs}
+    out = ["# settle: the cells of %s above %.2f, one size per launch, %d launches each, mcb first and last in"
+           " turn; ratio = mcb / the MPI in the same launch" % (os.path.relpath(args.settle), args.settle_above,
+                                                               args.settle_launches),
+           "# verdict: ahead (median <= 1), spread (median > 1, but mcb ahead in at least a quarter of the"
+           " launches), behind (mcb ahead in fewer)",
+           "%-10s %-10s %-8s %-24s %9s %7s %7s %13s %7s  %s" % ("collective", "buffers", "peer", "algorithm", "size",
+                                                               "sweep", "median", "min-max", "ahead", "verdict")]
+    rows = []
+    for coll, buffers, peer, algorithm, size, sweep in sorted(cells):
+        conf = by_label.get((coll, buffers, peer))
+        if conf is None or conf.refused:
+            out.append("%-10s %-10s %-8s %-24s %9s  cannot run: %s" % (coll, buffers, peer, algorithm, human(size),
+                                                                       conf.refused if conf else "no such config"))
+            continue
+        ratios = []
+        for r in range(args.settle_launches):
+            order = [algorithm, "system"] if r % 2 == 0 else ["system", algorithm]
+            log("[settle %d/%d] %s %s (%s)" % (r + 1, args.settle_launches, conf.label, human(size), ",".join(order)))
+            got = launch_once(args, conf, str(size), order, tmp, "settle%d-%d" % (r + 1, size),
+                              "settle launch %d at %d B" % (r + 1, size))
+            if got is None:
+                break
+            mine, theirs = got[algorithm][size][0], got["system"][size][0]
+            if theirs > 0:
+                ratios.append(mine / theirs)
+        if not ratios:
+            out.append("%-10s %-10s %-8s %-24s %9s  no launch ran: %s" % (coll, buffers, peer, algorithm,
+                                                                          human(size), conf.refused))
+            continue
+        med, ahead = statistics.median(ratios), sum(1 for x in ratios if x <= 1.0)
+        verdict = "ahead" if med <= 1.0 else ("spread" if 4 * ahead >= len(ratios) else "behind")
+        out.append("%-10s %-10s %-8s %-24s %9s %7.2f %7.2f %6.2f-%-6.2f %3d/%-3d  %s" % (
+            coll, buffers, peer, algorithm, human(size), sweep, med, min(ratios), max(ratios), ahead, len(ratios),
+            verdict))
+        rows.append({"mpi": args.mpi, "mpi_version": args.version, "collective": coll, "buffers": buffers,
+                     "peer": peer, "forced": conf.forced, "mcb_algorithm": algorithm, "size_bytes": size,
+                     "sweep_ratio": "%.4f" % sweep, "ratio_median": "%.4f" % med, "ratio_min": "%.4f" % min(ratios),
+                     "ratio_max": "%.4f" % max(ratios), "launches": len(ratios), "mcb_ahead": ahead,
+                     "verdict": verdict, "ratios": " ".join("%.4f" % x for x in ratios)})
+    if not cells:
+        out.append("(no cell above %.2f)" % args.settle_above)
+    return out, rows
 
 
 # ----------------------------------------------------------------------------
@@ -719,7 +796,6 @@ def report(args, confs, results, params, runs):
     out, rows = [], []
     launches = by_launch(runs)
     header(args, out)
-    by_key = {c.key: c for c in confs}
     groups = []
     for c in confs:
         g = (c.coll, c.buffers) if c.coll in SHM_COLLS else (c.coll, c.peer)
@@ -994,6 +1070,11 @@ def parse_args(argv):
     p.add_argument("-x", "--warmup", type=int, help="warm-up iterations (default mcb's)")
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--timeout", type=float, default=1800, help="seconds per launch")
+    p.add_argument("--settle", metavar="RUNS.csv",
+                   help="instead of the sweep: every cell above --settle-above in that runs.csv again, one size per"
+                        " launch (settle.txt, settle.csv)")
+    p.add_argument("--settle-launches", type=int, default=10)
+    p.add_argument("--settle-above", type=float, default=1.0)
     p.add_argument("--check", action="store_true", help="correctness runs instead of timing")
     p.add_argument("--check-ranks", default="2,3,4,8,16")
     p.add_argument("--check-hosts", default="a:2,b:2;a:2,b:1;a:4,b:4;a:4,b:4,c:4,d:4",
@@ -1055,6 +1136,12 @@ def parse_args(argv):
     if args.mpi == "mpich" and args.yield_shim is None:
         shim = os.path.join(args.build, "tests", "libmcb_mpich_yield.so")
         args.yield_shim = shim if os.path.isfile(shim) else ""
+    if args.settle and not os.path.isfile(args.settle):
+        p.error("--settle %s: no such file" % args.settle)
+    if args.settle and args.check:
+        p.error("--settle and --check: one at a time")
+    if args.settle_launches < 1:
+        p.error("--settle-launches %d: expected at least 1" % args.settle_launches)
     args.timeout_mcb = 0
     args.version = mpi_version(args.mpi, args.launcher)
     return args
@@ -1094,9 +1181,7 @@ def paired_from(path):
     """The ratio tables of a finished run's runs.csv, paired per launch
     (paired_ratio): for runs.csv files written before the report paired
     them (2026-12-02)."""
-    with open(path, newline="") as f:
-        runs = [dict(r, run=int(r["run"]), size_bytes=int(r["size_bytes"]), median_us=float(r["median_us"]))
-                for r in csv.DictReader(f)]
+    runs = read_runs(path)
     launches = by_launch(runs)
     groups = []
     for r in runs:
@@ -1151,6 +1236,20 @@ def main(argv=None):
         with open(os.path.join(args.out, "check.txt"), "w") as f:
             f.write(text)
         return 1 if failures else 0
+    if args.settle:
+        # The forcing was proved in the sweep's run; each launch checks it again (launch_once).
+        out, rows = settle(args, confs, tmp)
+        out.append("")
+        out.append("# wall time %.0f s" % (time.monotonic() - start))
+        text = "\n".join(out) + "\n"
+        print(text, end="")
+        with open(os.path.join(args.out, "settle.txt"), "w") as f:
+            f.write(text)
+        write_csv(os.path.join(args.out, "settle.csv"), rows,
+                  ["mpi", "mpi_version", "collective", "buffers", "peer", "forced", "mcb_algorithm", "size_bytes",
+                   "sweep_ratio", "ratio_median", "ratio_min", "ratio_max", "launches", "mcb_ahead", "verdict",
+                   "ratios"])
+        return 0
     for conf in confs:
         if conf.peer != "default":
             log("[proof] %s" % conf.label)

@@ -28,7 +28,9 @@
 // copies in, leaders MPI_Bcast across nodes, every rank copies out; phases
 // copy_in, inter_node, bcast) of mcb_reduce and mcb_bcast. The reduce with
 // registered buffers on one node writes rank 0's receive buffer from its
-// last stage; the bcast on one node reads rank 0's input in place
+// last stage; on the other paths on one node rank 0 sums its own part of
+// the last stage into its receive buffer and copies out only the others'
+// (Q = 2: half the copy-out); the bcast on one node reads rank 0's input in place
 // (registered) or through process_vm_readv (cma).
 #include <algorithm>
 #include <cstring>
@@ -71,7 +73,9 @@ double traffic(Kind kind, const detail::TreeSchedule& t, detail::Path path, int 
     const double writes = last && push ? (kind == Kind::allreduce ? q : 1) : 1;
     total += static_cast<double>(st.part.size()) * (static_cast<double>(st.members.size() + 1) + writes);
   }
-  if (!push && (kind == Kind::allreduce || root)) total += 2 * n;  // bcast, or the root's copy_out
+  if (!push && kind == Kind::allreduce) total += 2 * n;  // bcast
+  if (!push && kind == Kind::reduce && root)             // the root's copy_out, but its own part of the last stage
+    total += 2 * (n - (nodes || t.stages.empty() ? 0.0 : static_cast<double>(t.stages.back().part.size())));
   return total;
 }
 
@@ -87,6 +91,11 @@ struct Shared {
   bool nodes, root;
   bool direct;  // the first stage reads the inputs where they are
   bool push;    // the last stage writes the receive buffers (registered, one node)
+  // The reduce on one node without push: rank 0 sums its part of the last
+  // stage straight into its receive buffer, and copies out only the rest.
+  detail::Range own_last;
+
+  bool sums_to_recv() const { return kind == Kind::reduce && !nodes && !push && me == 0 && !t->stages.empty(); }
   // The bcast on one node, copy-in: rank 0 copies its vector in by pieces of
   // kBcastPiece and marks each (every rank makes as many marks, so that the
   // counters stay in step), and the others copy each piece out as soon as it
@@ -134,7 +143,10 @@ detail::Engine::Phase out_phase(const Shared& x, std::uint32_t summed) {
               }
             } else if (x.kind != Kind::reduce || x.root) {
               x.seg->wait(0, *x.base + summed + static_cast<std::uint32_t>(x.pieces - 1));
-              x.args.memory().copy(c.recv, x.seg->data(0), x.bytes);
+              const detail::Range own = x.own_last;  // (reduce, one node) already in my receive buffer
+              char* out = static_cast<char*>(c.recv);
+              x.args.memory().copy(out, x.seg->data(0), own.lo);
+              x.args.memory().copy(out + own.hi, x.seg->data(0) + own.hi, x.bytes - own.hi);
             }
             x.seg->set();
           }};
@@ -199,7 +211,7 @@ detail::Engine::Phase reduce_phase(const Shared& x, std::shared_ptr<detail::Scra
                 w->dsts.push_back(r == x.me ? static_cast<char*>(c.recv) : c.reach->out[static_cast<std::size_t>(r)]);
               }
             } else {
-              w->dsts.push_back(seg.data(st.root));
+              w->dsts.push_back(last && x.sums_to_recv() ? static_cast<char*>(c.recv) : seg.data(st.root));
             }
             const std::vector<int>& from = first[j];
             if (j == 0 && x.direct) {
@@ -271,6 +283,7 @@ Plan tree(Kind kind, const CollArgs& args, const Layout& layout, const Params& p
       Shared x{kind, args, seg, t, std::make_shared<std::uint32_t>(0), q, me, bytes, nodes, root, direct, push};
       if (kind == Kind::bcast && !direct && !nodes)
         x.pieces = std::max<std::size_t>(1, (bytes + kBcastPiece - 1) / kBcastPiece);
+      if (x.sums_to_recv()) x.own_last = t->stages.back().part;
       auto base = x.base;
       auto w = std::make_shared<detail::Scratch>(q, path == detail::Path::cma);
       const auto stages = static_cast<std::uint32_t>(t->stages.size());
