@@ -87,6 +87,12 @@ may come from launches in different ones): <= 1.0 means mcb is at least as
 fast. `mpi_shm.py --paired-from OUT/runs.csv` prints the paired ratios of a
 finished run again.
 
+--settle OUT/runs.csv: the cells of a finished run above --settle-above
+(1.0) again, one size per launch, --settle-launches (10) launches each, mcb
+first and last in turn (settle.txt, settle.csv): a sweep puts seconds
+between the two sides of a cell, enough for this machine's speed state to
+switch, and favours the second algorithm of a launch.
+
 --check: correctness, not speed. Every configuration at --check-ranks
 (oversubscribed above the core count) and on fake nodes (--check-hosts,
 through tests/run_mpi.py --hosts: a UTS namespace per host, shared memory
@@ -712,7 +718,7 @@ def settle(args, confs, tmp):
         for r in range(args.settle_launches):
             order = [algorithm, "system"] if r % 2 == 0 else ["system", algorithm]
             log("[settle %d/%d] %s %s (%s)" % (r + 1, args.settle_launches, conf.label, human(size), ",".join(order)))
-            got = launch_once(args, conf, str(size), order, tmp, "settle%d-%d" % (r + 1, size),
+            got = launch_once(args, conf, "%d:%d" % (size, size), order, tmp, "settle%d-%d" % (r + 1, size),
                               "settle launch %d at %d B" % (r + 1, size))
             if got is None:
                 break
