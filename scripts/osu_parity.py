@@ -59,9 +59,15 @@ def find_osu(root, coll):
 
 
 def launcher(args):
+    """Debian's launcher of --mpi, or PREFIX/bin/mpiexec with --mpi-prefix
+    (scripts/mpi/build-mpi.sh NAME)."""
+    if args.mpi_prefix:
+        tool = os.path.join(args.mpi_prefix, "bin", "mpiexec")
+    else:
+        tool = "mpirun.openmpi" if args.mpi == "openmpi" else "mpiexec.mpich"
     if args.mpi == "openmpi":
-        return ["mpirun.openmpi", "--allow-run-as-root", "--bind-to", args.bind, "-n", str(args.n)]
-    return ["mpiexec.mpich", "-bind-to", args.bind, "-n", str(args.n)]
+        return [tool, "--allow-run-as-root", "--bind-to", args.bind, "-n", str(args.n)]
+    return [tool, "-bind-to", args.bind, "-n", str(args.n)]
 
 
 def run(cmd):
@@ -94,6 +100,8 @@ def main():
     p.add_argument("--osu", required=True, help="OSU's build or install directory")
     p.add_argument("--build", default="build", help="mcb's build directory (default build)")
     p.add_argument("--mpi", choices=["openmpi", "mpich"], default="openmpi")
+    p.add_argument("--mpi-prefix", help="an MPI of its own prefix (scripts/mpi/build-mpi.sh NAME), of the kind --mpi"
+                                        " names: its bin/mpiexec launches both tools (default: Debian's)")
     p.add_argument("-n", type=int, default=2, help="ranks (default 2)")
     p.add_argument("--bind", default="core", help="the launcher's binding (default core)")
     p.add_argument("-m", default="1:1048576", help="MIN:MAX bytes, sizes doubling (default 1:1048576)")
@@ -111,6 +119,8 @@ def main():
     for c in colls:
         if c not in COLLECTIVES:
             die(f"--collectives {c}: expected alltoall, allgather, allreduce, reduce or bcast")
+    if args.mpi_prefix and not os.access(os.path.join(args.mpi_prefix, "bin", "mpiexec"), os.X_OK):
+        die(f"--mpi-prefix {args.mpi_prefix}: no bin/mpiexec there")
     if args.runs < 1:
         die("--runs must be at least 1")
     if args.iterations is not None and args.iterations < 1:
