@@ -54,9 +54,12 @@ enum class Kind { allreduce, reduce, bcast };
 // The bcast's pipeline piece (copy-in, one node). At 2 bound ranks (AMD
 // EPYC VM, MPICH 4.2.1's release_gather as the reference, issue 48) the
 // whole-vector copy in then out took 1.9-2.0x release_gather's time from
-// 1 MiB to 16 MiB; pieces of 64 KiB made 256 KiB slower than one piece,
-// 256 KiB pieces were as fast as 64 KiB ones from 1 MiB.
-constexpr std::size_t kBcastPiece = 256 * 1024;
+// 1 MiB to 16 MiB; 256 KiB pieces fixed that. Issue 57, one size per
+// launch against coll/sm, 10 launches (Open MPI 4.1.4) and 8 (5.0.7),
+// median mcb time with 256 -> 64 KiB pieces: 256 KiB 47.3 -> 44.8 us
+// (5.0.7: 46.2 -> 43.7), 512 KiB 78.4 -> 75.7 (65.0 -> 62.4), 1 MiB 98.4
+// -> 89.0 (103.1 -> 88.8), 4 and 16 MiB level (465 -> 451, 3524 -> 3460).
+constexpr std::size_t kBcastPiece = 64 * 1024;
 
 // The bytes one rank reads and writes per call on `path`.
 double traffic(Kind kind, const detail::TreeSchedule& t, detail::Path path, int q, bool nodes, bool root,
