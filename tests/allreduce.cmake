@@ -456,12 +456,15 @@ foreach(p RANGE 1 13)
                  --rank-order cyclic)
     # The copy paths (issue 21) on one node of 2, 5 and 7: registered
     # buffers (reduce: the last stage writes rank 0's receive buffer; bcast:
-    # every rank reads rank 0's input in place) and cma.
+    # every rank reads rank 0's input in place), cma and copy-in (reduce:
+    # rank 0 sums its part of the last stage into its receive buffer and
+    # copies out the rest; bcast: by pieces above 64 KiB), the stages at
+    # every size (--small 0).
     if(p EQUAL 2 OR p EQUAL 5 OR p EQUAL 7)
-      mcb_mpi_test(${tool}_copy_p${p} ${p} --expect-ranks --expect-rows 20 --expect-stdout "copy=registered"
-                   --expect-stdout "copy=cma"
+      mcb_mpi_test(${tool}_copy_p${p} ${p} --expect-ranks --expect-rows 30 --expect-stdout "copy=registered"
+                   --expect-stdout "copy=cma" --expect-stdout "copy=copy-in"
                    -- ${bin} -c -m 4,28,64,4000,400000 -i 3 -x 1 --algorithm shm_tree --interface persistent,blocking
-                   --buffers registered --copy registered,cma)
+                   --buffers registered --copy registered,cma,copy-in --small 0)
       list(APPEND CMA_TESTS ${tool}_copy_p${p})
     endif()
   endforeach()
