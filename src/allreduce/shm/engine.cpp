@@ -33,15 +33,6 @@ struct Cache {
 };
 std::size_t engine_limit = 0;  // 0: unbounded (set_blocking_cache_limit)
 
-// Below this many bytes a blocking call under --copy auto copies in rather
-// than publish its buffers and agree on a path (one more handoff): on 2
-// bound ranks (Open MPI 4.1.4, scripts/small_path.py --registered, 5 runs)
-// registered buffers on the registered path took 1.14-1.61x the copy-in
-// path's time up to 2 KiB and 0.83-0.88x at 4 KiB for reduce and bcast
-// (allreduce 1.07x at 4 KiB, 0.81x at 8 KiB); the persistent interface,
-// which agrees once, keeps its choice (registered 0.42-0.89x copy-in from 1 KiB).
-constexpr std::size_t kBlockingCopyIn = 4096;
-
 std::shared_ptr<Engines> lookup(Cache& c, const std::string& key) {
   auto it = c.index.find(key);
   if (it == c.index.end()) return nullptr;
@@ -186,7 +177,7 @@ Engines* engines_for(Hot& hot, MPI_Comm comm, MPI_Comm dom, const std::string& k
 // The path of a blocking call on `e`'s segment, into e.reach, when it may
 // be another than copy-in: every rank publishes its buffers and reads the
 // others' (one step and a wait on every rank of the domain). On the copy-in
-// path (asked, the only one, or auto below kBlockingCopyIn) no rank reads or
+// path (asked, the only one, or auto below the plan's blocking_copy_in) no rank reads or
 // writes another's buffers: nothing to publish or agree on, the call takes
 // the steps of a persistent one, and its engines read nothing of the reach
 // but its path.
@@ -268,7 +259,8 @@ ParamSpec interface_param() {
 
 Plan engine_plan(const std::string& who, const CollArgs& args, const Params& params, const Resolved& resolved,
                  MPI_Comm dom, std::function<std::shared_ptr<Engines>(std::shared_ptr<ShmSegment>)> setup,
-                 const std::function<double(Path)>& traffic, const std::string& copy_in_only, std::size_t slot_bytes) {
+                 const std::function<double(Path)>& traffic, const std::string& copy_in_only, std::size_t slot_bytes,
+                 std::size_t blocking_copy_in) {
   const std::string interface = params.get("interface", "persistent");
   const std::string requested = params.get("copy", "auto");
   if (interface != "persistent" && interface != "blocking")
@@ -335,11 +327,11 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
   auto last = std::make_shared<int>(-1);  // the path of the last call
   auto hot = std::make_shared<Hot>();
   // What each call asks for: copy-in where it is the only path, and under
-  // --copy auto for vectors below kBlockingCopyIn (no buffers published,
+  // --copy auto for vectors below blocking_copy_in (no buffers published,
   // no agreement: what the registered and cma paths save there costs less
   // than that handoff).
   const std::string per_call =
-      !copy_in_only.empty() || (requested == "auto" && bytes < kBlockingCopyIn) ? "copy-in" : requested;
+      !copy_in_only.empty() || (requested == "auto" && bytes < blocking_copy_in) ? "copy-in" : requested;
   plan.add("allreduce", [comm = args.comm, dom, key, setup = std::move(setup), traffic, note, report, last, hot, send,
                          recv, bytes, slot_bytes, per_call, copy_in = per_call == "copy-in"] {
     Engines* e = engines_for(*hot, comm, dom, key, setup, bytes, slot_bytes, *report);

@@ -109,6 +109,19 @@ void sum_inputs(const Call& c, int me, const std::vector<pid_t>& pids, const std
 /// sources already in w.srcs.
 void sum_to(Scratch& w, int k, std::size_t lo, std::size_t bytes, const CollArgs& args);
 
+/// Below this many bytes a blocking call under --copy auto copies in rather
+/// than publish its buffers and agree on a path (one more handoff, about
+/// 0.2 us at 2 ranks). On 2 bound ranks (Open MPI 4.1.4, scripts/small_path.py
+/// --registered, 5 runs) registered buffers on the registered path took
+/// 1.14-1.61x the copy-in path's time up to 2 KiB and 0.83-0.88x at 4 KiB
+/// for reduce and bcast, the allreduce 1.07x at 4 KiB and 0.81x at 8 KiB;
+/// on plain buffers, where cma is not faster than a memcpy, the agreement
+/// only adds its handoff (blocking 4 KiB allreduce 0.83 against the
+/// persistent 0.64 us, one size per launch, 10 launches, issue 57). The
+/// persistent interface, which agrees once, keeps its choice.
+constexpr std::size_t kBlockingCopyIn = 4096;
+constexpr std::size_t kBlockingCopyInAllreduce = 8192;
+
 /// The --interface parameter: persistent (default) or blocking.
 ParamSpec interface_param();
 
@@ -130,9 +143,12 @@ using Resolved = std::vector<std::pair<std::string, std::string>>;
 /// path's area per rank that the segment must have (small_path.hpp).
 /// A blocking plan called again on the same shape finds its engines without
 /// a lookup while the communicator's cache has not changed since its last call.
+/// `blocking_copy_in`: below this many bytes a blocking call under --copy
+/// auto copies in without publishing its buffers and agreeing on a path
+/// (kBlockingCopyIn, or kBlockingCopyInAllreduce for the allreduces).
 Plan engine_plan(const std::string& who, const CollArgs& args, const Params& params, const Resolved& resolved,
                  MPI_Comm dom, std::function<std::shared_ptr<Engines>(std::shared_ptr<ShmSegment>)> setup,
                  const std::function<double(Path)>& traffic, const std::string& copy_in_only = "",
-                 std::size_t slot_bytes = 0);
+                 std::size_t slot_bytes = 0, std::size_t blocking_copy_in = kBlockingCopyIn);
 
 }  // namespace mcb::allreduce::detail
