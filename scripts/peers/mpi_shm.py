@@ -1213,6 +1213,14 @@ def paired_from(path):
     return 0
 
 
+def finish(args, out, start, name):
+    """The report's lines with the wall time since `start`, on the console and in OUT/name."""
+    text = "\n".join(out + ["", "# wall time %.0f s" % (time.monotonic() - start)]) + "\n"
+    print(text, end="")
+    with open(os.path.join(args.out, name), "w") as f:
+        f.write(text)
+
+
 def main(argv=None):
     global args_global
     argv = sys.argv[1:] if argv is None else argv
@@ -1245,12 +1253,7 @@ def main(argv=None):
     if args.settle:
         # The forcing was proved in the sweep's run; each launch checks it again (launch_once).
         out, rows = settle(args, confs, tmp)
-        out.append("")
-        out.append("# wall time %.0f s" % (time.monotonic() - start))
-        text = "\n".join(out) + "\n"
-        print(text, end="")
-        with open(os.path.join(args.out, "settle.txt"), "w") as f:
-            f.write(text)
+        finish(args, out, start, "settle.txt")
         write_csv(os.path.join(args.out, "settle.csv"), rows,
                   ["mpi", "mpi_version", "collective", "buffers", "peer", "forced", "mcb_algorithm", "size_bytes",
                    "sweep_ratio", "ratio_median", "ratio_min", "ratio_max", "launches", "mcb_ahead", "verdict",
@@ -1263,12 +1266,7 @@ def main(argv=None):
             log("  " + ("CANNOT RUN: " + conf.refused if conf.refused else conf.note))
     results, params, runs = timed(args, confs, tmp)
     out, rows = report(args, confs, results, params, runs)
-    out.append("")
-    out.append("# wall time %.0f s" % (time.monotonic() - start))
-    text = "\n".join(out) + "\n"
-    print(text, end="")
-    with open(os.path.join(args.out, "report.txt"), "w") as f:
-        f.write(text)
+    finish(args, out, start, "report.txt")
     write_csv(os.path.join(args.out, "ratios.csv"), rows,
               ["mpi", "mpi_version", "collective", "buffers", "peer", "forced", "mcb_algorithm", "mcb_params",
                "size_bytes", "mcb_median_us", "peer_median_us", "ratio", "mcb_min_us", "peer_min_us",

@@ -45,5 +45,6 @@ bad "--collectives scan: expected alltoall, allgather, allreduce, reduce or bcas
 bad "-m 1k: expected MIN:MAX or MAX in bytes" --osu "$work/osu" --build "$build" -m 1k
 bad "not found (build mcb first" --osu "$work/osu" --build "$work/nobuild"
 bad "--runs must be at least 1" --osu "$work/osu" --build "$build" --runs 0
+bad "--mpi-prefix $work/noprefix: no bin/mpiexec there" --osu "$work/osu" --build "$build" --mpi-prefix "$work/noprefix"
 echo "osu_parity check: $failures failures"
 exit $((failures > 0))
