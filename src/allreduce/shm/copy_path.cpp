@@ -194,13 +194,25 @@ Descriptor describe(const void* in, const void* out, std::size_t bytes, const Pe
   return d;
 }
 
-Path choose(const std::vector<Descriptor>& all, const Peers& peers, const std::string& requested) {
-  const bool registered =
-      std::all_of(all.begin(), all.end(), [](const Descriptor& d) { return d.in.registered && d.out.registered; });
+namespace {
+
+bool is_registered(const Descriptor& d) { return d.in.registered && d.out.registered; }
+
+Path path_for(bool registered, const Peers& peers, const std::string& requested) {
   if (requested == "copy-in") return Path::copy_in;
   if (registered && (requested == "auto" || requested == "registered")) return Path::registered;
   if (peers.cma && (requested == "cma" || peers.cma_fast)) return Path::cma;
   return Path::copy_in;
+}
+
+}  // namespace
+
+Path choose(const std::vector<Descriptor>& all, const Peers& peers, const std::string& requested) {
+  return path_for(std::all_of(all.begin(), all.end(), is_registered), peers, requested);
+}
+
+Path choose(const Descriptor& mine, const Peers& peers, const std::string& requested) {
+  return path_for(is_registered(mine), peers, requested);
 }
 
 void reach(const std::vector<Descriptor>& all, Path path, Reach& r) {

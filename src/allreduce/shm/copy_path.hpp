@@ -73,6 +73,10 @@ Descriptor describe(const void* in, const void* out, std::size_t bytes, const Pe
 /// allowed and fast, else copy-in. A requested path that cannot run falls
 /// back in the same order.
 Path choose(const std::vector<Descriptor>& all, const Peers& peers, const std::string& requested);
+/// The path for one rank's buffers as if every rank's were like them: the
+/// path of the call when they are not registered (one such rank decides
+/// it), else the path when every rank's are.
+Path choose(const Descriptor& mine, const Peers& peers, const std::string& requested);
 
 /// Every domain rank's buffers as this rank reaches them on `path`:
 /// registered: pointers in my address space; cma: addresses in the peer's.

@@ -174,17 +174,31 @@ Engines* engines_for(Hot& hot, MPI_Comm comm, MPI_Comm dom, const std::string& k
   return engines.get();
 }
 
-// The path of a blocking call on `e`'s segment, into e.reach, when it may
-// be another than copy-in: every rank publishes its buffers and reads the
-// others' (one step and a wait on every rank of the domain). On the copy-in
-// path (asked, the only one, or auto below the plan's blocking_copy_in) no rank reads or
-// writes another's buffers: nothing to publish or agree on, the call takes
-// the steps of a persistent one, and its engines read nothing of the reach
-// but its path.
-void decide_path(Engines& e, const void* in, const void* out, std::size_t bytes, const std::string& requested) {
+// The first step of a blocking call whose path may be another than
+// copy-in (on the copy-in path asked, the only one, or auto below the
+// plan's blocking_copy_in no rank reads or writes another's buffers:
+// nothing to publish, the call takes the steps of a persistent one). Each
+// rank guesses the path from its own buffers (choose over its descriptor:
+// the call's path unless its buffers are registered and another rank's
+// are not), makes that path's first step but its handoff (Engine::enter:
+// the wait for its region's readers, the copy-in), then publishes its
+// buffers with one step and waits for every rank (ShmSegment::exchange).
+// The path, into e.reach, is the one the descriptors give. Returns whether
+// every rank guessed it: then the exchange was the call's entering step
+// (Call::entered) and the call hands over as often as a persistent one;
+// else the path starts from its own first step, the exchange one step more.
+bool enter_call(Engines& e, const Call& c, std::size_t bytes, const std::string& requested) {
   ShmSegment& seg = e.seg();
-  seg.exchange(describe(in, out, bytes, seg.peers()), e.all);
-  reach(e.all, choose(e.all, seg.peers(), requested), e.reach);
+  const Peers& peers = seg.peers();
+  const std::uint32_t start = seg.counter();
+  const Descriptor mine = describe(c.in(), c.recv, bytes, peers);
+  if (const Engine& guess = e.get(choose(mine, peers, requested)); guess.enter) guess.enter(c, start);
+  seg.exchange(mine, e.all);
+  const Path path = choose(e.all, peers, requested);
+  reach(e.all, path, e.reach);
+  if (!e.get(path).enter) return false;
+  return std::all_of(e.all.begin(), e.all.end(),
+                     [&](const Descriptor& d) { return choose(d, peers, requested) == path; });
 }
 
 }  // namespace
@@ -336,11 +350,11 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
                          recv, bytes, slot_bytes, per_call, copy_in = per_call == "copy-in"] {
     Engines* e = engines_for(*hot, comm, dom, key, setup, bytes, slot_bytes, *report);
     Reach& r = e->reach;
+    Call call{send, recv, &r};
     if (copy_in)
       r.path = Path::copy_in;
     else
-      decide_path(*e, Call{send, recv}.in(), recv, bytes, per_call);
-    const Call call{send, recv, &r};
+      call.entered = enter_call(*e, call, bytes, per_call);
     for (const auto& phase : e->get(r.path).phases) phase.run(call);
     if (*last != static_cast<int>(r.path)) {
       if (*last < 0) report->add_note(note(e->seg().peers(), r.path));

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -43,6 +44,11 @@ struct Call {
   const void* send = nullptr;
   void* recv = nullptr;
   const Reach* reach = nullptr;
+  /// Every rank of the domain has made this call's first step already: its
+  /// path's Engine::enter, then the one step of the blocking call's
+  /// exchange (engine.cpp's enter_call); the first phase neither waits nor
+  /// sets its flag (first_step).
+  bool entered = false;
   /// My input: the send buffer, or the receive buffer in place.
   const char* in() const { return static_cast<const char*>(send == MPI_IN_PLACE ? recv : send); }
 };
@@ -53,7 +59,27 @@ struct Engine {
     std::function<void(const Call&)> run;
   };
   std::vector<Phase> phases;
+  /// The first step of a call on this path but its handoff: wait until the
+  /// ranks that read my region are done with my last call (their flags at
+  /// `start`, my counter when the call began), then copy in what the path
+  /// copies in (maybe nothing). Empty where the first phase hands over more
+  /// than once (the copy-in bcast by pieces): no call enters it early.
+  using Enter = std::function<void(const Call&, std::uint32_t start)>;
+  Enter enter;
 };
+
+/// The first step of a call: my counter when it began into `base`; then,
+/// unless the call has entered (Call::entered: `base` is one step back),
+/// `enter` and my flag set (the one step).
+inline void first_step(ShmSegment& seg, const Engine::Enter& enter, const Call& c, std::uint32_t& base) {
+  if (c.entered) {
+    base = seg.counter() - 1;
+    return;
+  }
+  base = seg.counter();
+  enter(c, base);
+  seg.set();
+}
 
 /// An algorithm set up on a domain: the segment, and an engine per path,
 /// made on first use by `make` (which must not communicate).

@@ -250,13 +250,13 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
       auto w = std::make_shared<detail::Scratch>(q, path == detail::Path::cma);
       auto engine = std::make_shared<detail::Engine>();
       auto ranges = direct ? raw : copied;
-      engine->phases.push_back({"copy_in", [seg, c, ranges, base, args](const detail::Call& call) {
-                                  *base = seg->counter();
-                                  for (int m : c->readers) seg->wait(m, *base);  // done reading my last call
-                                  char* mine = seg->data(seg->rank());
-                                  for (const detail::Range& r : *ranges)
-                                    args.memory().copy(mine + r.lo, call.in() + r.lo, r.size());
-                                  seg->set();
+      engine->enter = [seg, c, ranges, args](const detail::Call& call, std::uint32_t start) {
+        for (int m : c->readers) seg->wait(m, start);  // done reading my last call
+        char* mine = seg->data(seg->rank());
+        for (const detail::Range& r : *ranges) args.memory().copy(mine + r.lo, call.in() + r.lo, r.size());
+      };
+      engine->phases.push_back({"copy_in", [seg, base, enter = engine->enter](const detail::Call& call) {
+                                  detail::first_step(*seg, enter, call, *base);
                                 }});
       engine->phases.push_back(reduce_scatter_phase(seg, c, base, w, args, direct, dual, spread, me));
       if (lane)

@@ -95,14 +95,12 @@ double traffic(const detail::ShmSchedule& s, detail::Path path, int q, bool node
 detail::Engine::Phase reduce_scatter_phase(std::shared_ptr<detail::ShmSegment> seg,
                                            std::shared_ptr<const detail::ShmSchedule> s,
                                            std::shared_ptr<std::uint32_t> base, std::shared_ptr<detail::Scratch> w,
-                                           std::vector<int> first, CollArgs args, Shape h, bool direct, int q, int me) {
-  return {"reduce_scatter", [seg, s, base, w, first, args, h, direct, q, me](const detail::Call& c) {
+                                           std::vector<int> first, CollArgs args, Shape h, detail::Engine::Enter enter,
+                                           int q, int me) {
+  const bool direct = static_cast<bool>(enter);
+  return {"reduce_scatter", [seg, s, base, w, first, args, h, enter, direct, q, me](const detail::Call& c) {
             char* mine = seg->data(me);
-            if (direct) {
-              *base = seg->counter();
-              for (int m : s->readers) seg->wait(m, *base);  // done reading my region in my last call
-              seg->set();                                    // entered: my input (and receive buffer) are ready
-            }
+            if (direct) detail::first_step(*seg, enter, c, *base);  // entered: my input and receive buffer are ready
             for (std::size_t j = 0; j < s->rs_range.size(); ++j) {
               const detail::Range r = s->rs_range[j];
               const bool last = j + 1 == s->rs_range.size();
@@ -159,23 +157,27 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
       auto base = std::make_shared<std::uint32_t>(0);  // my counter when the call began
       auto engine = std::make_shared<detail::Engine>();
       const bool direct = path != detail::Path::copy_in;  // stage 0 reads the inputs where they are
+      // The first step: wait until my region's readers are done with my last
+      // call; on the copy-in path copy in only what the others read in the
+      // first reduce_scatter stage (my own range of it is summed straight
+      // from my input).
+      engine->enter = [seg, s, bytes, args, direct](const detail::Call& c, std::uint32_t start) {
+        for (int m : s->readers) seg->wait(m, start);
+        if (direct) return;
+        char* mine = seg->data(seg->rank());
+        const detail::Range own = s->rs_range.empty() ? detail::Range{bytes, bytes} : s->rs_range[0];
+        args.memory().copy(mine, c.in(), own.lo);
+        args.memory().copy(mine + own.hi, c.in() + own.hi, bytes - own.hi);
+      };
       if (!direct)
-        // Only what the others read in the first reduce_scatter stage is
-        // copied in; my own range of it is summed straight from my input.
-        engine->phases.push_back(
-            {"copy_in", [seg, s, base, bytes, args](const detail::Call& c) {
-               *base = seg->counter();
-               for (int m : s->readers) seg->wait(m, *base);  // done reading my last call
-               char* mine = seg->data(seg->rank());
-               const detail::Range own = s->rs_range.empty() ? detail::Range{bytes, bytes} : s->rs_range[0];
-               args.memory().copy(mine, c.in(), own.lo);
-               args.memory().copy(mine + own.hi, c.in() + own.hi, bytes - own.hi);
-               seg->set();
-             }});
+        engine->phases.push_back({"copy_in", [seg, base, enter = engine->enter](const detail::Call& c) {
+                                    detail::first_step(*seg, enter, c, *base);
+                                  }});
       auto w = std::make_shared<detail::Scratch>(q, path == detail::Path::cma);
       std::vector<int> first{me};  // whose inputs the first stage sums
       if (!s->rs_members.empty()) first.insert(first.end(), s->rs_members[0].begin(), s->rs_members[0].end());
-      engine->phases.push_back(reduce_scatter_phase(seg, s, base, w, first, args, h, direct, q, me));
+      engine->phases.push_back(
+          reduce_scatter_phase(seg, s, base, w, first, args, h, direct ? engine->enter : nullptr, q, me));
       if (lane)
         engine->phases.push_back({"inter_node", [seg, lane](const detail::Call&) {
                                     lane->execute();

@@ -106,27 +106,45 @@ struct Shared {
   std::size_t pieces = 1;
 
   // Every path starts by waiting until the ranks that read or write my
-  // region are done with my last call.
-  void start() const {
-    *base = seg->counter();
-    for (int m : t->readers) seg->wait(m, *base);
+  // region are done with my last call (their flags at `start`).
+  void wait_readers(std::uint32_t start) const {
+    for (int m : t->readers) seg->wait(m, start);
   }
 };
 
-// copy-in: my input to my region (bcast: only the root's vector, to local
-// rank 0's region), then the mark that it is ready.
-detail::Engine::Phase copy_in_phase(const Shared& x) {
-  return {"copy_in", [x](const detail::Call& c) {
-            x.start();
-            char* mine = x.seg->data(x.seg->rank());
-            if (x.kind != Kind::bcast) {
-              x.args.memory().copy(mine, c.in(), x.t->own_first.lo);
-              x.args.memory().copy(mine + x.t->own_first.hi, c.in() + x.t->own_first.hi, x.bytes - x.t->own_first.hi);
+// The first step but its handoff (Engine::enter): on a direct path the
+// wait for my region's readers; on the copy-in path then my input to my
+// region (bcast: only the root's vector, to local rank 0's region). None
+// for the copy-in bcast by pieces.
+detail::Engine::Enter enter_of(const Shared& x) {
+  if (x.pieces > 1) return nullptr;
+  return [x](const detail::Call& c, std::uint32_t start) {
+    x.wait_readers(start);
+    if (x.direct) return;
+    char* mine = x.seg->data(x.seg->rank());
+    if (x.kind != Kind::bcast) {
+      x.args.memory().copy(mine, c.in(), x.t->own_first.lo);
+      x.args.memory().copy(mine + x.t->own_first.hi, c.in() + x.t->own_first.hi, x.bytes - x.t->own_first.hi);
+    } else if (x.root) {
+      x.args.memory().copy(mine, c.in(), x.bytes);
+    }
+  };
+}
+
+// copy-in: the first step, the mark that my input is in my region; the
+// copy-in bcast by pieces marks each piece as rank 0 copies it.
+detail::Engine::Phase copy_in_phase(const Shared& x, detail::Engine::Enter enter) {
+  return {"copy_in", [x, enter](const detail::Call& c) {
+            if (enter) {
+              detail::first_step(*x.seg, enter, c, *x.base);
+              return;
             }
+            *x.base = x.seg->counter();
+            x.wait_readers(*x.base);
+            char* mine = x.seg->data(x.seg->rank());
             for (std::size_t p = 0; p < x.pieces; ++p) {
-              const std::size_t lo = p * kBcastPiece,
-                                len = x.pieces == 1 ? x.bytes : std::min(kBcastPiece, x.bytes - lo);
-              if (x.kind == Kind::bcast && x.root) x.args.memory().copy(mine + lo, c.in() + lo, len);
+              const std::size_t lo = p * kBcastPiece;
+              if (x.root) x.args.memory().copy(mine + lo, c.in() + lo, std::min(kBcastPiece, x.bytes - lo));
               x.seg->set();
             }
           }};
@@ -158,9 +176,8 @@ detail::Engine::Phase out_phase(const Shared& x, std::uint32_t summed) {
 // The bcast on one node with the inputs where they are: every rank reads
 // rank 0's input into its receive buffer; rank 0 waits until all have.
 void add_one_node_bcast(detail::Engine& engine, const Shared& x) {
-  engine.phases.push_back({"bcast", [x](const detail::Call& c) {
-                             x.start();
-                             x.seg->set();  // entered: (rank 0) my input is ready
+  engine.phases.push_back({"bcast", [x, enter = engine.enter](const detail::Call& c) {
+                             detail::first_step(*x.seg, enter, c, *x.base);  // entered: (rank 0) my input is ready
                              if (!x.root) {
                                x.seg->wait(0, *x.base + 1);
                                if (c.reach->path == detail::Path::registered)
@@ -182,7 +199,7 @@ void add_one_node_bcast(detail::Engine& engine, const Shared& x) {
 // The reduce stages: in stage j the root of my group sums its part from the
 // root's, mine and the others' (stage 0 from the inputs where they are on a
 // direct path); with push the last stage writes the receive buffers.
-detail::Engine::Phase reduce_phase(const Shared& x, std::shared_ptr<detail::Scratch> w) {
+detail::Engine::Phase reduce_phase(const Shared& x, std::shared_ptr<detail::Scratch> w, detail::Engine::Enter enter) {
   std::vector<std::vector<int>> first;  // per stage, whose data I sum: the root first, then me, then the others
   for (const detail::TreeStage& st : x.t->stages) {
     std::vector<int> from{st.root};
@@ -192,13 +209,10 @@ detail::Engine::Phase reduce_phase(const Shared& x, std::shared_ptr<detail::Scra
     first.push_back(std::move(from));
   }
   return {
-      "reduce", [x, w, first](const detail::Call& c) {
+      "reduce", [x, w, first, enter](const detail::Call& c) {
         const auto& t = *x.t;
         auto& seg = *x.seg;
-        if (x.direct) {
-          x.start();
-          seg.set();  // entered: my input (and receive buffer) are ready
-        }
+        if (x.direct) detail::first_step(seg, enter, c, *x.base);  // entered: my input and receive buffer are ready
         for (std::size_t j = 0; j < t.stages.size(); ++j) {
           const detail::TreeStage& st = t.stages[j];
           const std::uint32_t ready = *x.base + 1 + 2 * static_cast<std::uint32_t>(j);
@@ -291,12 +305,13 @@ Plan tree(Kind kind, const CollArgs& args, const Layout& layout, const Params& p
       auto w = std::make_shared<detail::Scratch>(q, path == detail::Path::cma);
       const auto stages = static_cast<std::uint32_t>(t->stages.size());
       auto engine = std::make_shared<detail::Engine>();
-      if (!direct) engine->phases.push_back(copy_in_phase(x));
+      engine->enter = enter_of(x);
+      if (!direct) engine->phases.push_back(copy_in_phase(x, engine->enter));
       if (kind == Kind::bcast && direct) {
         add_one_node_bcast(*engine, x);
         return engine;
       }
-      if (kind != Kind::bcast) engine->phases.push_back(reduce_phase(x, w));
+      if (kind != Kind::bcast) engine->phases.push_back(reduce_phase(x, w, engine->enter));
       if (nodes)
         engine->phases.push_back({"inter_node", [seg, across](const detail::Call&) {
                                     if (across) across();
