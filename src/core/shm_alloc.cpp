@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <map>
@@ -33,6 +34,7 @@ struct Registry {
   std::map<const char*, std::shared_ptr<Allocation>> by_base;  // my own memory
   std::map<std::uint64_t, std::shared_ptr<Allocation>> by_id;
   std::uint32_t serial = 0;
+  std::atomic<std::uint64_t> changes{0};
 };
 
 Registry& registry() {
@@ -127,6 +129,7 @@ Buffer shm_allocate(MPI_Comm comm, std::size_t bytes) {
     std::lock_guard<std::mutex> g(registry().lock);
     registry().by_base[base] = alloc;
     registry().by_id[alloc->id] = alloc;
+    ++registry().changes;
   }
   return Buffer(std::shared_ptr<void>(base,
                                       [alloc](void* p) {
@@ -134,6 +137,7 @@ Buffer shm_allocate(MPI_Comm comm, std::size_t bytes) {
                                           std::lock_guard<std::mutex> g(registry().lock);
                                           registry().by_base.erase(static_cast<const char*>(p));
                                           registry().by_id.erase(alloc->id);
+                                          ++registry().changes;
                                         }
                                         unmap_all(alloc->bases, alloc->length);
                                       }),
@@ -159,6 +163,8 @@ char* shm_translate(const ShmLocation& at) {
   if (it == registry().by_id.end() || at.member >= it->second->bases.size()) return nullptr;
   return it->second->bases[at.member] + at.offset;
 }
+
+std::uint64_t shm_registry_changes() { return registry().changes.load(std::memory_order_relaxed); }
 
 std::size_t shm_allocations() {
   std::lock_guard<std::mutex> g(registry().lock);

@@ -7,13 +7,20 @@
 // one node, issue 57) and a large one (the stages) interleaved on the same
 // communicator, and on the blocking interface two buffer sets of the small
 // shape, so that one arena segment serves both paths and the cached plans
-// change under each other. Usage:
+// change under each other; then, above the small path, shapes whose buffers
+// are registered (mcb::shm_allocate), two sets of one, plain, and
+// registered on rank 0 only, in turn on one count: on the blocking interface
+// one cached plan whose path changes from call to call (registered, cma or
+// copy-in; every rank guessing it or not), and whose buffers are freed and
+// registered again half-way (maybe at the same address: the registry's
+// answers kept between calls must notice). Usage:
 //   test_back_to_back RANKS_PER_NODE ORDER [CALLS [SHAPES]]
 // (RANKS_PER_NODE 0: the real nodes; SHAPES: set_blocking_cache_limit, 1
 // drops the other shape's engines at every call). Exits non-zero on any
 // mismatch.
 #include <mpi.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <functional>
@@ -23,6 +30,8 @@
 #include "mcb/allreduce.hpp"
 #include "mcb/error.hpp"
 #include "mcb/layout.hpp"
+#include "mcb/memory.hpp"
+#include "mcb/shm_alloc.hpp"
 
 namespace {
 
@@ -38,10 +47,26 @@ void pace(int rank, int call) {
   }
 }
 
+// A vector's send and receive buffers, registered (collective over `comm`:
+// every rank allocates, those with `mine` false use plain memory) or plain.
 template <class T>
 struct Buffers {
-  std::vector<T> send, recv, pristine;
-  explicit Buffers(int n) : send(static_cast<std::size_t>(n)), recv(send.size()), pristine(send.size()) {}
+  int n;
+  mcb::Buffer send_mem, recv_mem;
+  std::vector<T> pristine;
+  Buffers(int count, bool registered, bool mine, MPI_Comm comm) : n(count), pristine(static_cast<std::size_t>(count)) {
+    const std::size_t bytes = sizeof(T) * static_cast<std::size_t>(count);
+    if (registered) {
+      send_mem = mcb::shm_allocate(comm, bytes);
+      recv_mem = mcb::shm_allocate(comm, bytes);
+    }
+    if (!registered || !mine) {
+      send_mem = mcb::Buffer(mcb::host_memory(), bytes);
+      recv_mem = mcb::Buffer(mcb::host_memory(), bytes);
+    }
+  }
+  T* send() const { return send_mem.as<T>(); }
+  T* recv() const { return recv_mem.as<T>(); }
 };
 
 MPI_Datatype mpi_type(int) { return MPI_INT; }
@@ -59,33 +84,63 @@ int run(const Case& c, const std::string& interface, bool in_place, MPI_Op op, c
   // Shapes 0 and 1: the small path's count on two buffer sets (two plans of
   // one shape: on the blocking interface one cache entry); shape 2 another
   // small one (its slots where shape 0's were), shape 3 a large vector that
-  // takes the stages.
-  const std::vector<int> counts{7, 7, 40, 20000};
+  // takes the stages; shapes 4-7 that vector again on registered buffers
+  // (4 and 5: two sets), plain ones, and registered on rank 0 only.
+  struct Shape {
+    int count;
+    bool registered, rank0_only;
+  };
+  const int large = c.kind == Kind::bcast ? 20000 : 2048;  // the bcast's small path reaches 64 KiB
+  const std::vector<Shape> shapes{{7, false, false},     {7, false, false},    {40, false, false},
+                                  {20000, false, false}, {large, true, false}, {large, true, false},
+                                  {large, false, false}, {large, true, true}};
   const bool place = in_place && (c.kind == Kind::allreduce || rank == 0);
   std::vector<Buffers<T>> bufs;
-  for (int n : counts) bufs.emplace_back(n);
+  auto make_buffers = [&](const Shape& x) {
+    return Buffers<T>(x.count, x.registered, !x.rank0_only || rank == 0, layout.comm());
+  };
+  for (const Shape& x : shapes) bufs.push_back(make_buffers(x));
   mcb::Params params;
   params.set("interface", interface);
+  auto make_plan = [&](std::size_t s) {
+    const mcb::CollArgs args{place ? MPI_IN_PLACE : static_cast<const void*>(bufs[s].send()),
+                             bufs[s].recv(),
+                             shapes[s].count,
+                             mpi_type(T{}),
+                             layout.comm(),
+                             op};
+    return c.make(args, layout, params);
+  };
   std::vector<mcb::Plan> plans;
-  for (std::size_t s = 0; s < counts.size(); ++s) {
-    const mcb::CollArgs args{
-        place ? MPI_IN_PLACE : bufs[s].send.data(), bufs[s].recv.data(), counts[s], mpi_type(T{}), layout.comm(), op};
-    plans.push_back(c.make(args, layout, params));
-  }
+  for (std::size_t s = 0; s < shapes.size(); ++s) plans.push_back(make_plan(s));
   int errors = 0;
-  for (int call = 0; call < calls; ++call) {
-    const std::size_t s = static_cast<std::size_t>(call) % counts.size();
-    Buffers<T>& b = bufs[s];
-    const int n = static_cast<int>(b.send.size());
-    for (int i = 0; i < n; ++i) {
-      const T v = static_cast<T>(value(rank, call, i));
-      (place ? b.recv : b.send)[static_cast<std::size_t>(i)] = v;
-      if (!place) b.recv[static_cast<std::size_t>(i)] = static_cast<T>(-1);
+  // Half-way on the blocking interface, shape 4 twice in a row: the second
+  // time on buffers registered anew, perhaps where the old ones were, on
+  // the same cached engines.
+  int renew_at = -1;
+  for (int call = 0, next = 0; call < calls; ++call) {
+    std::size_t s = 4;
+    if (call == renew_at) {
+      plans[s] = mcb::Plan();
+      bufs[s].send_mem = mcb::Buffer();
+      bufs[s].recv_mem = mcb::Buffer();
+      bufs[s] = make_buffers(shapes[s]);
+      plans[s] = make_plan(s);
+    } else {
+      s = static_cast<std::size_t>(next++) % shapes.size();
+      if (interface == "blocking" && s == 4 && call >= calls / 2 && renew_at < 0) renew_at = call + 1;
     }
-    b.pristine = b.send;
+    Buffers<T>& b = bufs[s];
+    const int n = b.n;
+    T* in = place ? b.recv() : b.send();
+    for (int i = 0; i < n; ++i) {
+      in[i] = static_cast<T>(value(rank, call, i));
+      if (!place) b.recv()[i] = static_cast<T>(-1);
+    }
+    std::copy(b.send(), b.send() + n, b.pristine.begin());
     pace(rank, call);
     plans[s].execute();
-    if (!place && b.send != b.pristine) {
+    if (!place && !std::equal(b.pristine.begin(), b.pristine.end(), b.send())) {
       std::fprintf(stderr, "rank %d: %s %s: the send buffer changed in call %d\n", rank, c.name, interface.c_str(),
                    call);
       ++errors;
@@ -98,10 +153,10 @@ int run(const Case& c, const std::string& interface, bool in_place, MPI_Op op, c
           const T v = static_cast<T>(value(r, call, i));
           want = op == MPI_MAX ? (v > want ? v : want) : static_cast<T>(want + v);
         }
-      if (b.recv[static_cast<std::size_t>(i)] != want) {
+      if (b.recv()[i] != want) {
         std::fprintf(stderr, "rank %d: %s %s%s count %d call %d element %d: %g, expected %g\n", rank, c.name,
-                     interface.c_str(), in_place ? " in place" : "", n, call, i,
-                     static_cast<double>(b.recv[static_cast<std::size_t>(i)]), static_cast<double>(want));
+                     interface.c_str(), in_place ? " in place" : "", n, call, i, static_cast<double>(b.recv()[i]),
+                     static_cast<double>(want));
         ++errors;
         break;
       }

@@ -62,9 +62,11 @@ struct Side {
   ShmLocation at;
   std::uint32_t registered = 0;
   std::uint64_t addr = 0;
+  friend bool operator==(const Side&, const Side&) = default;
 };
 struct Descriptor {
   Side in, out;
+  friend bool operator==(const Descriptor&, const Descriptor&) = default;
 };
 Descriptor describe(const void* in, const void* out, std::size_t bytes, const Peers& peers);
 

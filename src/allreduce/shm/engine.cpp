@@ -187,18 +187,29 @@ Engines* engines_for(Hot& hot, MPI_Comm comm, MPI_Comm dom, const std::string& k
 // every rank guessed it: then the exchange was the call's entering step
 // (Call::entered) and the call hands over as often as a persistent one;
 // else the path starts from its own first step, the exchange one step more.
+// Buffers that repeat cost no registry lookup (describe), no slot read
+// (ShmSegment::exchange) and no translation (reach): 0.2-0.5 us a call at
+// 4-8 KiB on 2 ranks, issue 57.
 bool enter_call(Engines& e, const Call& c, std::size_t bytes, const std::string& requested) {
   ShmSegment& seg = e.seg();
   const Peers& peers = seg.peers();
   const std::uint32_t start = seg.counter();
-  const Descriptor mine = describe(c.in(), c.recv, bytes, peers);
+  const std::uint64_t registry = shm_registry_changes();
+  if (!e.described || e.described->in != c.in() || e.described->out != c.recv || e.described->registry != registry)
+    e.described = Engines::Described{c.in(), c.recv, registry, describe(c.in(), c.recv, bytes, peers)};
+  const Descriptor& mine = e.described->mine;
   if (const Engine& guess = e.get(choose(mine, peers, requested)); guess.enter) guess.enter(c, start);
-  seg.exchange(mine, e.all);
-  const Path path = choose(e.all, peers, requested);
-  reach(e.all, path, e.reach);
+  seg.exchange(mine);
+  const std::vector<Descriptor>& all = seg.known();
+  const Path path = choose(all, peers, requested);
+  if (!e.reached || path != e.reach.path || seg.known_changes() != e.reach_known || registry != e.reach_registry) {
+    reach(all, path, e.reach);
+    e.reached = true;
+    e.reach_known = seg.known_changes();
+    e.reach_registry = registry;
+  }
   if (!e.get(path).enter) return false;
-  return std::all_of(e.all.begin(), e.all.end(),
-                     [&](const Descriptor& d) { return choose(d, peers, requested) == path; });
+  return std::all_of(all.begin(), all.end(), [&](const Descriptor& d) { return choose(d, peers, requested) == path; });
 }
 
 }  // namespace

@@ -28,6 +28,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -91,9 +92,19 @@ class Engines {
   const std::shared_ptr<ShmSegment>& segment() const { return seg_; }
   const Engine& get(Path p);
 
-  /// A blocking call's descriptors and reach, kept between calls.
-  std::vector<Descriptor> all;
+  /// A blocking call's buffers, kept between calls: mine as described
+  /// (for these buffers, while the registry stood still) and every rank's
+  /// as this rank reaches them (for the segment's descriptors then).
+  struct Described {
+    const void* in = nullptr;
+    const void* out = nullptr;
+    std::uint64_t registry = 0;
+    Descriptor mine;
+  };
+  std::optional<Described> described;
   Reach reach;
+  std::uint64_t reach_known = 0, reach_registry = 0;
+  bool reached = false;
 
  private:
   std::shared_ptr<ShmSegment> seg_;

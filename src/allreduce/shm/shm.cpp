@@ -72,10 +72,12 @@ ShmSegment::ShmSegment(MPI_Comm node, std::size_t bytes, Peers peers, std::size_
     // small (one page walk less per peer and call than past a large region).
     data_[static_cast<std::size_t>(q)] = base + kHeader + slot_bytes_;
   }
-  new (flags_[static_cast<std::size_t>(rank_)]) std::atomic<std::uint32_t>(0);
+  for (int w = 0; w < 3; ++w) new (flags_[static_cast<std::size_t>(rank_)] + w) std::atomic<std::uint32_t>(0);
+  known_.resize(static_cast<std::size_t>(size_));
+  seen_.assign(static_cast<std::size_t>(size_), 0);
   spin_ = oversubscribed(node, size_) ? std::chrono::microseconds(2) : std::chrono::microseconds(200);
   ++segments_held;
-  MPI_Barrier(node);  // every flag is zero before anyone waits on it
+  MPI_Barrier(node);  // every flag and version is zero before anyone reads it
 }
 
 long ShmSegment::held() { return segments_held.load(); }
@@ -88,22 +90,36 @@ ShmSegment::~ShmSegment() {
   if (!finalized) MPI_Win_free(&win_);
 }
 
-Descriptor* ShmSegment::slot(int q, std::uint32_t call) const {
+Descriptor* ShmSegment::slot(int q, std::uint32_t version) const {
   return reinterpret_cast<Descriptor*>(reinterpret_cast<char*>(flags_[static_cast<std::size_t>(q)]) + kCacheLine +
-                                       (call % 2) * kSlot);
+                                       (version % 2) * kSlot);
 }
 
-void ShmSegment::exchange(const Descriptor& mine, std::vector<Descriptor>& all) {
-  // A rank writes this call's slot only after every rank read the slot of
-  // two calls ago (they had to pass the previous exchange first).
+void ShmSegment::exchange(const Descriptor& mine) {
+  // Version v goes to slot v % 2. A descriptor changes at most once per
+  // exchange, so version v is written at least two exchanges after v - 2,
+  // and every rank read v - 2 (if it did) in the exchange that published
+  // it, before it passed the next one, which the writer waited for. The
+  // version word of this exchange's parity is mine alone until every rank
+  // passed it: a rank one exchange ahead writes the other word.
   const std::uint32_t call = calls_++;
-  *slot(rank_, call) = mine;
-  set();
-  all.resize(static_cast<std::size_t>(size_));
+  if (version_ == 0 || !(mine == published_)) {
+    ++version_;
+    *slot(rank_, version_) = mine;
+    published_ = mine;
+  }
+  version(rank_, call).store(version_, std::memory_order_relaxed);
+  set();  // (release: the slot and the version before the flag)
+  bool changed = false;
   for (int q = 0; q < size_; ++q) {
     wait(q, counter_);
-    all[static_cast<std::size_t>(q)] = *slot(q, call);
+    const std::uint32_t v = version(q, call).load(std::memory_order_relaxed);
+    if (v == seen_[static_cast<std::size_t>(q)]) continue;
+    known_[static_cast<std::size_t>(q)] = *slot(q, v);
+    seen_[static_cast<std::size_t>(q)] = v;
+    changed = true;
   }
+  known_changes_ += changed ? 1 : 0;
 }
 
 void ShmSegment::set() { flag(rank_).store(++counter_, std::memory_order_release); }

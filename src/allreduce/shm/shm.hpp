@@ -70,22 +70,38 @@ class ShmSegment {
   void set();
   /// Waits until local rank q's flag has reached `target`.
   void wait(int q, std::uint32_t target) const;
-  /// Every rank's descriptor for this call (a blocking call's buffers)
-  /// into `all`: mine goes to my slot for this call, then one step (set)
-  /// and a wait for every rank of the segment.
-  void exchange(const Descriptor& mine, std::vector<Descriptor>& all);
+  /// Every rank's descriptor for this call (a blocking call's buffers),
+  /// into known(): one step (set) and a wait for every rank of the
+  /// segment. A rank writes its slot only when its descriptor changed
+  /// since its last exchange, and says which in a version on its flag's
+  /// cache line (which the wait reads anyway; a word per call parity, as a
+  /// rank may be one call ahead); a peer's slot is read only when its
+  /// version moved (a slot read and a cache miss per peer and call less
+  /// where buffers repeat, issue 57).
+  void exchange(const Descriptor& mine);
+  const std::vector<Descriptor>& known() const { return known_; }
+  /// The exchanges so far in which known() changed.
+  std::uint64_t known_changes() const { return known_changes_; }
 
  private:
   std::atomic<std::uint32_t>& flag(int q) const { return *flags_[static_cast<std::size_t>(q)]; }
-  Descriptor* slot(int q, std::uint32_t call) const;
+  std::atomic<std::uint32_t>& version(int q, std::uint32_t call) const {
+    return flags_[static_cast<std::size_t>(q)][1 + call % 2];
+  }
+  Descriptor* slot(int q, std::uint32_t version) const;
 
   MPI_Win win_ = MPI_WIN_NULL;
   int rank_ = 0, size_ = 0;
   std::size_t bytes_ = 0, slot_bytes_ = 0;
 
   std::uint32_t counter_ = 0;
-  std::uint32_t small_calls_ = 0;      // small-path calls so far
-  std::uint32_t calls_ = 0;            // exchanges so far
+  std::uint32_t small_calls_ = 0;    // small-path calls so far
+  std::uint32_t calls_ = 0;          // exchanges so far
+  std::uint32_t version_ = 0;        // my descriptor's changes so far (0: none published)
+  Descriptor published_;             // my descriptor as last published
+  std::vector<Descriptor> known_;    // every rank's, as of the last exchange
+  std::vector<std::uint32_t> seen_;  // the version of each in known_
+  std::uint64_t known_changes_ = 0;
   std::chrono::microseconds spin_{2};  // how long wait() spins before it yields
   Peers peers_;
   std::vector<char*> data_;

@@ -37,6 +37,7 @@ struct ShmLocation {
   std::uint64_t id = 0;
   std::uint32_t member = 0;
   std::uint64_t offset = 0;
+  friend bool operator==(const ShmLocation&, const ShmLocation&) = default;
 };
 
 /// The location of [p, p + bytes) if it lies inside one allocation of this
@@ -50,5 +51,10 @@ char* shm_translate(const ShmLocation& at);
 
 /// Registered allocations alive in this process (tests and -v output).
 std::size_t shm_allocations();
+
+/// How often this process's registry changed (an allocation made or
+/// freed): while it stands still, shm_lookup and shm_translate answer as
+/// they did (a blocking collective keeps their answers between calls).
+std::uint64_t shm_registry_changes();
 
 }  // namespace mcb
