@@ -175,9 +175,9 @@ Engines* engines_for(Hot& hot, MPI_Comm comm, MPI_Comm dom, const std::string& k
 }
 
 // The first step of a blocking call whose path may be another than
-// copy-in (on the copy-in path asked, the only one, or auto below the
-// plan's blocking_copy_in no rank reads or writes another's buffers:
-// nothing to publish, the call takes the steps of a persistent one). Each
+// copy-in (on the copy-in path, asked or the only one, no rank reads or
+// writes another's buffers: nothing to publish, the call takes the steps
+// of a persistent one). Each
 // rank guesses the path from its own buffers (choose over its descriptor:
 // the call's path unless its buffers are registered and another rank's
 // are not), makes that path's first step but its handoff (Engine::enter:
@@ -188,28 +188,33 @@ Engines* engines_for(Hot& hot, MPI_Comm comm, MPI_Comm dom, const std::string& k
 // (Call::entered) and the call hands over as often as a persistent one;
 // else the path starts from its own first step, the exchange one step more.
 // Buffers that repeat cost no registry lookup (describe), no slot read
-// (ShmSegment::exchange) and no translation (reach): 0.2-0.5 us a call at
-// 4-8 KiB on 2 ranks, issue 57.
+// (ShmSegment::exchange), no translation (reach) and no choice: 0.2-0.5 us
+// a call at 4-8 KiB on 2 ranks before (issue 57). So a blocking call below
+// 8 KiB no longer copies in without the exchange, as it did: on plain
+// buffers the exchange is the copy-in's own handoff, and registered ones
+// keep the registered path, as a persistent call does.
 bool enter_call(Engines& e, const Call& c, std::size_t bytes, const std::string& requested) {
   ShmSegment& seg = e.seg();
   const Peers& peers = seg.peers();
   const std::uint32_t start = seg.counter();
   const std::uint64_t registry = shm_registry_changes();
-  if (!e.described || e.described->in != c.in() || e.described->out != c.recv || e.described->registry != registry)
-    e.described = Engines::Described{c.in(), c.recv, registry, describe(c.in(), c.recv, bytes, peers)};
-  const Descriptor& mine = e.described->mine;
-  if (const Engine& guess = e.get(choose(mine, peers, requested)); guess.enter) guess.enter(c, start);
-  seg.exchange(mine);
-  const std::vector<Descriptor>& all = seg.known();
-  const Path path = choose(all, peers, requested);
-  if (!e.reached || path != e.reach.path || seg.known_changes() != e.reach_known || registry != e.reach_registry) {
-    reach(all, path, e.reach);
-    e.reached = true;
-    e.reach_known = seg.known_changes();
-    e.reach_registry = registry;
+  if (!e.described || e.described->in != c.in() || e.described->out != c.recv || e.described->registry != registry) {
+    const Descriptor mine = describe(c.in(), c.recv, bytes, peers);
+    e.described = Engines::Described{c.in(), c.recv, registry, mine, choose(mine, peers, requested)};
   }
-  if (!e.get(path).enter) return false;
-  return std::all_of(all.begin(), all.end(), [&](const Descriptor& d) { return choose(d, peers, requested) == path; });
+  if (const Engine& guess = e.get(e.described->guess); guess.enter) guess.enter(c, start);
+  seg.exchange(e.described->mine);
+  const std::pair<std::uint64_t, std::uint64_t> now{seg.known_changes(), registry};
+  if (e.reach_for != now) {
+    const std::vector<Descriptor>& all = seg.known();
+    const Path path = choose(all, peers, requested);
+    reach(all, path, e.reach);
+    e.reach_for = now;
+    e.guessed = e.get(path).enter && std::all_of(all.begin(), all.end(), [&](const Descriptor& d) {
+                  return choose(d, peers, requested) == path;
+                });
+  }
+  return e.guessed;
 }
 
 }  // namespace
@@ -284,8 +289,7 @@ ParamSpec interface_param() {
 
 Plan engine_plan(const std::string& who, const CollArgs& args, const Params& params, const Resolved& resolved,
                  MPI_Comm dom, std::function<std::shared_ptr<Engines>(std::shared_ptr<ShmSegment>)> setup,
-                 const std::function<double(Path)>& traffic, const std::string& copy_in_only, std::size_t slot_bytes,
-                 std::size_t blocking_copy_in) {
+                 const std::function<double(Path)>& traffic, const std::string& copy_in_only, std::size_t slot_bytes) {
   const std::string interface = params.get("interface", "persistent");
   const std::string requested = params.get("copy", "auto");
   if (interface != "persistent" && interface != "blocking")
@@ -347,16 +351,13 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
   std::string key = who + ";count=" + std::to_string(args.count) + ";type=" + type_name +
                     ";op=" + std::to_string(MPI_Op_c2f(args.op));
   for (const auto& [name, value] : resolved) key += ";" + name + "=" + value;
+  key += ";copy=" + requested;
   plan.set_param("copy", "per call");
   std::shared_ptr<Plan::Report> report = plan.report();
   auto last = std::make_shared<int>(-1);  // the path of the last call
   auto hot = std::make_shared<Hot>();
-  // What each call asks for: copy-in where it is the only path, and under
-  // --copy auto for vectors below blocking_copy_in (no buffers published,
-  // no agreement: what the registered and cma paths save there costs less
-  // than that handoff).
-  const std::string per_call =
-      !copy_in_only.empty() || (requested == "auto" && bytes < blocking_copy_in) ? "copy-in" : requested;
+  // What each call asks for: copy-in where it is the only path.
+  const std::string per_call = copy_in_only.empty() ? requested : "copy-in";
   plan.add("allreduce", [comm = args.comm, dom, key, setup = std::move(setup), traffic, note, report, last, hot, send,
                          recv, bytes, slot_bytes, per_call, copy_in = per_call == "copy-in"] {
     Engines* e = engines_for(*hot, comm, dom, key, setup, bytes, slot_bytes, *report);

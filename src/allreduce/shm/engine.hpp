@@ -92,19 +92,23 @@ class Engines {
   const std::shared_ptr<ShmSegment>& segment() const { return seg_; }
   const Engine& get(Path p);
 
-  /// A blocking call's buffers, kept between calls: mine as described
-  /// (for these buffers, while the registry stood still) and every rank's
-  /// as this rank reaches them (for the segment's descriptors then).
+  /// A blocking call's buffers, kept between calls (the engines of one
+  /// --copy: it is part of the cache key): mine as described, and the path
+  /// they alone would take (for these buffers, while the registry stood
+  /// still); the call's path, whether every rank guessed it, and every
+  /// rank's buffers as this rank reaches them on it (for the segment's
+  /// descriptors and the registry then).
   struct Described {
     const void* in = nullptr;
     const void* out = nullptr;
     std::uint64_t registry = 0;
     Descriptor mine;
+    Path guess = Path::copy_in;
   };
   std::optional<Described> described;
   Reach reach;
-  std::uint64_t reach_known = 0, reach_registry = 0;
-  bool reached = false;
+  bool guessed = false;
+  std::optional<std::pair<std::uint64_t, std::uint64_t>> reach_for;  // (known_changes, registry)
 
  private:
   std::shared_ptr<ShmSegment> seg_;
@@ -146,19 +150,6 @@ void sum_inputs(const Call& c, int me, const std::vector<pid_t>& pids, const std
 /// sources already in w.srcs.
 void sum_to(Scratch& w, int k, std::size_t lo, std::size_t bytes, const CollArgs& args);
 
-/// Below this many bytes a blocking call under --copy auto copies in rather
-/// than publish its buffers and agree on a path (one more handoff, about
-/// 0.2 us at 2 ranks). On 2 bound ranks (Open MPI 4.1.4, scripts/small_path.py
-/// --registered, 5 runs) registered buffers on the registered path took
-/// 1.14-1.61x the copy-in path's time up to 2 KiB and 0.83-0.88x at 4 KiB
-/// for reduce and bcast, the allreduce 1.07x at 4 KiB and 0.81x at 8 KiB;
-/// on plain buffers, where cma is not faster than a memcpy, the agreement
-/// only adds its handoff (blocking 4 KiB allreduce 0.83 against the
-/// persistent 0.64 us, one size per launch, 10 launches, issue 57). The
-/// persistent interface, which agrees once, keeps its choice.
-constexpr std::size_t kBlockingCopyIn = 4096;
-constexpr std::size_t kBlockingCopyInAllreduce = 8192;
-
 /// The --interface parameter: persistent (default) or blocking.
 ParamSpec interface_param();
 
@@ -180,12 +171,9 @@ using Resolved = std::vector<std::pair<std::string, std::string>>;
 /// path's area per rank that the segment must have (small_path.hpp).
 /// A blocking plan called again on the same shape finds its engines without
 /// a lookup while the communicator's cache has not changed since its last call.
-/// `blocking_copy_in`: below this many bytes a blocking call under --copy
-/// auto copies in without publishing its buffers and agreeing on a path
-/// (kBlockingCopyIn, or kBlockingCopyInAllreduce for the allreduces).
 Plan engine_plan(const std::string& who, const CollArgs& args, const Params& params, const Resolved& resolved,
                  MPI_Comm dom, std::function<std::shared_ptr<Engines>(std::shared_ptr<ShmSegment>)> setup,
                  const std::function<double(Path)>& traffic, const std::string& copy_in_only = "",
-                 std::size_t slot_bytes = 0, std::size_t blocking_copy_in = kBlockingCopyIn);
+                 std::size_t slot_bytes = 0);
 
 }  // namespace mcb::allreduce::detail

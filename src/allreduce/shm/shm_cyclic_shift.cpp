@@ -279,7 +279,7 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
   return detail::engine_plan(
       who, args, params, config.resolved, dom.comm, setup,
       [c, raw, copied, dual, spread](detail::Path p) { return traffic(*c, *raw, *copied, p, dual, spread); },
-      q == 1 ? "one rank per " + dom.name + ": no peers to reach" : "", 0, detail::kBlockingCopyInAllreduce);
+      q == 1 ? "one rank per " + dom.name + ": no peers to reach" : "");
 }
 
 MCB_DECLARE_ALGORITHM(shm_cyclic_shift) {

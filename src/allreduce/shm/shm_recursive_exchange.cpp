@@ -209,7 +209,7 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
   return detail::engine_plan(
       who, args, params, config.resolved, dom.comm, setup,
       [s, q, nodes, bytes](detail::Path p) { return traffic(*s, p, q, nodes, bytes); },
-      q == 1 ? "one rank per " + dom.name + ": no peers to reach" : "", 0, detail::kBlockingCopyInAllreduce);
+      q == 1 ? "one rank per " + dom.name + ": no peers to reach" : "");
 }
 
 MCB_DECLARE_ALGORITHM(shm_recursive_exchange) {

@@ -342,7 +342,7 @@ Plan tree(Kind kind, const CollArgs& args, const Layout& layout, const Params& p
   return detail::engine_plan(
       who, args, params, resolved, dom.comm, setup,
       [kind, t, q, nodes, root, bytes](detail::Path p) { return traffic(kind, *t, p, q, nodes, root, bytes); },
-      copy_in_only, 0, kind == Kind::allreduce ? detail::kBlockingCopyInAllreduce : detail::kBlockingCopyIn);
+      copy_in_only);
 }
 
 }  // namespace
