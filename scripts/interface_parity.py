@@ -57,19 +57,19 @@ def parse_args(argv):
     p.add_argument("--out", help="a folder for report.txt and runs.csv")
     args = p.parse_args(argv)
     if args.launches < 1:
-        p.error("--launches: at least 1")
+        die("--launches: at least 1")
     try:
         args.size_list = [int(s) for s in args.sizes.split(",")]
     except ValueError:
-        p.error(f"-m {args.sizes}: expected sizes in bytes, comma-separated")
+        die(f"-m {args.sizes}: expected sizes in bytes, comma-separated")
     if any(s < 1 for s in args.size_list):
-        p.error(f"-m {args.sizes}: sizes are at least 1 byte")
+        die(f"-m {args.sizes}: sizes are at least 1 byte")
     args.colls = args.collectives.split(",")
     if any(c not in ALGORITHM for c in args.colls):
-        p.error(f"--collectives {args.collectives}: expected some of {','.join(ALGORITHM)}")
+        die(f"--collectives {args.collectives}: expected some of {','.join(ALGORITHM)}")
     args.buffer_list = args.buffers.split(",")
     if any(b not in ("plain", "registered") for b in args.buffer_list):
-        p.error(f"--buffers {args.buffers}: expected plain, registered or both")
+        die(f"--buffers {args.buffers}: expected plain, registered or both")
     try:
         if args.mpi_prefix:
             args.mpi = mpi_tools.prefix_mpi(args.mpi_prefix)

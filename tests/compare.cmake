@@ -44,3 +44,12 @@ add_test(NAME build_mpi_bad_input COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/mpi_versio
                                           ${PROJECT_SOURCE_DIR})
 set_tests_properties(build_mpi_bad_input PROPERTIES LABELS "scripts;bad_input" TIMEOUT 60
                      PASS_REGULAR_EXPRESSION "build_mpi_bad_input: ok" FAIL_REGULAR_EXPRESSION "FAIL")
+
+# scripts/interface_parity.py (blocking against persistent): one launch of
+# one cell on this build, and its bad input (tests/scripts/interface_parity_check.sh).
+add_test(NAME interface_parity_check
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/scripts/interface_parity_check.sh ${MCB_SYSTEM_PYTHON}
+                 ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR} ${MCB_MPI_FLAVOR}
+                 ${CMAKE_CURRENT_BINARY_DIR}/interface_parity)
+set_tests_properties(interface_parity_check PROPERTIES LABELS "scripts;mpi;bad_input" TIMEOUT 120
+                     PASS_REGULAR_EXPRESSION "interface_parity_check: ok" FAIL_REGULAR_EXPRESSION "FAIL|Traceback")
