@@ -508,6 +508,11 @@ foreach(case "2;0;block" "3;0;block" "5;0;block" "7;0;block" "4;2;block" "6;3;cy
   mcb_mpi_test(back_to_back_p${p}_k${k}_${order}${tag} ${p} --expect-ranks --expect-stdout "back to back: 0 errors"
                -- $<TARGET_FILE:test_back_to_back> ${k} ${order} 60 ${limit})
 endforeach()
+# One node of 4: the tree with factors -2,-2 (rank 1's region read by rank 0
+# alone) and the recursive exchange (read by every rank) in turn on one
+# communicator (the blocking arena: ShmSegment::begin_call).
+mcb_mpi_test(back_to_back_p4_one_node 4 --expect-ranks --expect-stdout "back to back: 0 errors"
+             -- $<TARGET_FILE:test_back_to_back> 0 block 60)
 # Several nodes: the reduce on every path (the bcast across nodes copies in).
 mcb_mpi_test(reduce_copy_nodes_p12 12 --expect-ranks --expect-rows 10 --expect-stdout "copy=registered"
              -- ${RED} -c -m 4,28,64,4000,400000 -i 3 -x 1 --algorithm shm_tree --ranks-per-node 4 --rank-order cyclic

@@ -361,6 +361,7 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
   plan.add("allreduce", [comm = args.comm, dom, key, setup = std::move(setup), traffic, note, report, last, hot, send,
                          recv, bytes, slot_bytes, per_call, copy_in = per_call == "copy-in"] {
     Engines* e = engines_for(*hot, comm, dom, key, setup, bytes, slot_bytes, *report);
+    if (e->region()) e->seg().begin_call(e->id());
     Reach& r = e->reach;
     Call call{send, recv, &r};
     if (copy_in)

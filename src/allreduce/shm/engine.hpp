@@ -86,8 +86,13 @@ inline void first_step(ShmSegment& seg, const Engine::Enter& enter, const Call& 
 /// made on first use by `make` (which must not communicate).
 class Engines {
  public:
-  Engines(std::shared_ptr<ShmSegment> seg, std::function<std::shared_ptr<Engine>(Path)> make)
-      : seg_(std::move(seg)), make_(std::move(make)) {}
+  /// `region`: the engines write the segment's data region (the small
+  /// path's use only its slots).
+  Engines(std::shared_ptr<ShmSegment> seg, std::function<std::shared_ptr<Engine>(Path)> make, bool region = true)
+      : seg_(std::move(seg)), make_(std::move(make)), region_(region), id_(++made) {}
+  bool region() const { return region_; }
+  /// Unique in this process (an address may come again after a drop).
+  std::uint64_t id() const { return id_; }
   ShmSegment& seg() const { return *seg_; }
   const std::shared_ptr<ShmSegment>& segment() const { return seg_; }
   const Engine& get(Path p);
@@ -114,6 +119,9 @@ class Engines {
   std::shared_ptr<ShmSegment> seg_;
   std::function<std::shared_ptr<Engine>(Path)> make_;
   std::array<std::shared_ptr<Engine>, 3> made_;  // by Path
+  bool region_ = true;
+  std::uint64_t id_ = 0;
+  static inline std::uint64_t made = 0;
 };
 
 /// What a call's stages use without allocating: lists of sources and

@@ -122,6 +122,13 @@ void ShmSegment::exchange(const Descriptor& mine) {
   known_changes_ += changed ? 1 : 0;
 }
 
+void ShmSegment::begin_call(std::uint64_t engines) {
+  if (engines == last_engines_) return;
+  if (last_engines_)
+    for (int q = 0; q < size_; ++q) wait(q, counter_);
+  last_engines_ = engines;
+}
+
 void ShmSegment::set() { flag(rank_).store(++counter_, std::memory_order_release); }
 
 void ShmSegment::wait(int q, std::uint32_t target) const {

@@ -82,6 +82,14 @@ class ShmSegment {
   const std::vector<Descriptor>& known() const { return known_; }
   /// The exchanges so far in which known() changed.
   std::uint64_t known_changes() const { return known_changes_; }
+  /// A blocking call on `engines`, which write the data region (the
+  /// engines of a shape: the segment is its communicator's arena, shared
+  /// by every shape): when the last such call was another's, waits until
+  /// every rank finished every call so far (their flags at my counter). A
+  /// call's first step waits only for the readers of my region in its own
+  /// schedule, which need not be the last one's (other factors, another
+  /// algorithm). At 2 ranks that is the same wait.
+  void begin_call(std::uint64_t engines);
 
  private:
   std::atomic<std::uint32_t>& flag(int q) const { return *flags_[static_cast<std::size_t>(q)]; }
@@ -102,6 +110,7 @@ class ShmSegment {
   std::vector<Descriptor> known_;    // every rank's, as of the last exchange
   std::vector<std::uint32_t> seen_;  // the version of each in known_
   std::uint64_t known_changes_ = 0;
+  std::uint64_t last_engines_ = 0;     // whose blocking call was the last (begin_call; 0: none)
   std::chrono::microseconds spin_{2};  // how long wait() spins before it yields
   Peers peers_;
   std::vector<char*> data_;

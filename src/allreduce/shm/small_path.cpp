@@ -202,7 +202,7 @@ Plan small_plan(SmallKind kind, const std::string& who, const CollArgs& args, co
              : kind == SmallKind::reduce  ? reduce_engine(x)
                                           : bcast_engine(x);
     };
-    return std::make_shared<Engines>(seg, make);
+    return std::make_shared<Engines>(seg, make, false);
   };
   const bool in_place = args.sendbuf == MPI_IN_PLACE;
   return engine_plan(
