@@ -9,7 +9,7 @@ buffers, --copy auto.
 
     /usr/bin/python3 scripts/interface_parity.py [--build build] [--mpi openmpi|mpich]
         [--mpi-prefix PREFIX] [--launches 10] [-m 4,64,...] [--collectives allreduce,reduce,bcast]
-        [--buffers plain,registered] [--out DIR]
+        [--buffers plain,registered] [--allreduce shm_recursive_exchange|shm_tree|shm_cyclic_shift] [--out DIR]
 
 Per launch the ratio blocking / persistent of the two median_us (per
 iteration the slowest rank, then the median over iterations); per cell the
@@ -54,6 +54,7 @@ def parse_args(argv):
     p.add_argument("-m", dest="sizes", default=DEFAULT_SIZES, help="sizes in bytes, comma-separated")
     p.add_argument("--collectives", default="allreduce,reduce,bcast")
     p.add_argument("--buffers", default="plain,registered")
+    p.add_argument("--allreduce", default=ALGORITHM["allreduce"], help="the allreduce's algorithm")
     p.add_argument("--out", help="a folder for report.txt and runs.csv")
     args = p.parse_args(argv)
     if args.launches < 1:
@@ -67,6 +68,9 @@ def parse_args(argv):
     args.colls = args.collectives.split(",")
     if any(c not in ALGORITHM for c in args.colls):
         die(f"--collectives {args.collectives}: expected some of {','.join(ALGORITHM)}")
+    if args.allreduce not in ("shm_recursive_exchange", "shm_tree", "shm_cyclic_shift"):
+        die(f"--allreduce {args.allreduce}: expected shm_recursive_exchange, shm_tree or shm_cyclic_shift")
+    ALGORITHM["allreduce"] = args.allreduce
     args.buffer_list = args.buffers.split(",")
     if any(b not in ("plain", "registered") for b in args.buffer_list):
         die(f"--buffers {args.buffers}: expected plain, registered or both")

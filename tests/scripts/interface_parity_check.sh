@@ -27,6 +27,7 @@ check "--collectives alltoall: expected some of allreduce,reduce,bcast" --collec
 check "--launches: at least 1" --launches 0
 check "-m 4,x: expected sizes in bytes" -m 4,x
 check "--buffers gpu: expected plain, registered or both" --buffers gpu
+check "--allreduce ring: expected shm_recursive_exchange, shm_tree or shm_cyclic_shift" --allreduce ring
 err=$("$py" "$script" --build /nonexistent --mpi "$mpi" --launches 1 -m 4 --collectives bcast --buffers plain 2>&1 >/dev/null)
 rc=$?
 [[ $rc -eq 2 && $err =~ "/nonexistent/src/mcb_bcast: not built" ]] || { echo "FAIL: a missing build: exit $rc, $err"; fail=1; }
