@@ -177,12 +177,12 @@ Engines* engines_for(Hot& hot, MPI_Comm comm, MPI_Comm dom, const std::string& k
 // The first step of a blocking call whose path may be another than
 // copy-in (on the copy-in path, asked or the only one, no rank reads or
 // writes another's buffers: nothing to publish, the call takes the steps
-// of a persistent one). Each
-// rank guesses the path from its own buffers (choose over its descriptor:
-// the call's path unless its buffers are registered and another rank's
-// are not), makes that path's first step but its handoff (Engine::enter:
-// the wait for its region's readers, the copy-in), then publishes its
-// buffers with one step and waits for every rank (ShmSegment::exchange).
+// of a persistent one). Each rank guesses the path from its own buffers
+// (choose over its descriptor: the call's path unless its buffers are
+// registered and another rank's are not), makes that path's first step
+// but its handoff (Engine::enter: the wait for its region's readers, the
+// copy-in), then publishes its buffers with one step and waits for every
+// rank (ShmSegment::exchange).
 // The path, into e.reach, is the one the descriptors give. Returns whether
 // every rank guessed it: then the exchange was the call's entering step
 // (Call::entered) and the call hands over as often as a persistent one;
