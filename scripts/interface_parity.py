@@ -33,10 +33,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import mpi_tools  # noqa: E402
+from small_path import ALGORITHM, TYPE  # noqa: E402  (each collective's algorithm and type)
 
 REPO = os.path.dirname(HERE)
-ALGORITHM = {"allreduce": "shm_recursive_exchange", "reduce": "shm_tree", "bcast": "shm_tree"}
-TYPE = {"allreduce": "float", "reduce": "float", "bcast": "char"}
 DEFAULT_SIZES = "4,64,1024,4096,8192,16384,65536,262144,1048576"
 
 
@@ -70,7 +69,7 @@ def parse_args(argv):
         die(f"--collectives {args.collectives}: expected some of {','.join(ALGORITHM)}")
     if args.allreduce not in ("shm_recursive_exchange", "shm_tree", "shm_cyclic_shift"):
         die(f"--allreduce {args.allreduce}: expected shm_recursive_exchange, shm_tree or shm_cyclic_shift")
-    ALGORITHM["allreduce"] = args.allreduce
+    args.algorithm = dict(ALGORITHM, allreduce=args.allreduce)
     args.buffer_list = args.buffers.split(",")
     if any(b not in ("plain", "registered") for b in args.buffer_list):
         die(f"--buffers {args.buffers}: expected plain, registered or both")
@@ -90,7 +89,7 @@ def launch(args, coll, buffers, size, order, csv_path):
         die(f"{binary}: not built (cmake --build {args.build})")
     env = mpi_tools.clean_env(args.mpi, {"HWLOC_COMPONENTS": "-linuxio,-pci"})
     cmd = mpi_tools.launcher(args.mpi, 2, {}, cmd=args.launcher) + [
-        binary, "--algorithm", ALGORITHM[coll], "-T", TYPE[coll], "-m", f"{size}:{size}",
+        binary, "--algorithm", args.algorithm[coll], "-T", TYPE[coll], "-m", f"{size}:{size}",
         "--interface", ",".join(order), "--csv", csv_path]
     if buffers == "registered":
         cmd += ["--buffers", "registered"]

@@ -71,8 +71,8 @@ bcast `shm_tree` (--mcb-allreduce etc.), blocking interface (as MPI_Allreduce;
 --interface), on plain buffers with `--copy copy-in` and on registered
 buffers (`--buffers registered --copy auto`, where the MPI's collective
 runs on the same registered buffers: auto is what such a user gets, the
-small path's copy-in below its switch and below 4 KiB blocking (allreduce 8 KiB), the
-registered path above; `--registered-path registered` forces the registered
+small path's copy-in below its switch (until 2026-12-02 also below 4 KiB
+blocking, allreduce 8 KiB), the registered path above; `--registered-path registered` forces the registered
 path at every size, as before issue 57). Float sum (bcast: char).
 
 Timing (default): 2 ranks bound to cores, sizes 4 B to 64 MiB (allgather
