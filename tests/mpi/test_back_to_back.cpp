@@ -85,15 +85,18 @@ int run(const Case& c, const std::string& interface, bool in_place, MPI_Op op, c
   // one shape: on the blocking interface one cache entry); shape 2 another
   // small one (its slots where shape 0's were), shape 3 a large vector that
   // takes the stages; shapes 4-7 that vector again on registered buffers
-  // (4 and 5: two sets), plain ones, and registered on rank 0 only.
+  // (4 and 5: two sets), plain ones, and registered on rank 0 only; shapes
+  // 8 and 9 small vectors that ride on the flag's cache line
+  // (ShmSegment::kInlineVector, 16 bytes: 4 and 3 elements of 4 bytes),
+  // then shape 0 again in the other place of the same slot parity.
   struct Shape {
     int count;
     bool registered, rank0_only;
   };
   const int large = c.kind == Kind::bcast ? 20000 : 2048;  // the bcast's small path reaches 64 KiB
-  const std::vector<Shape> shapes{{7, false, false},     {7, false, false},    {40, false, false},
-                                  {20000, false, false}, {large, true, false}, {large, true, false},
-                                  {large, false, false}, {large, true, true}};
+  const std::vector<Shape> shapes{
+      {7, false, false},    {7, false, false},     {40, false, false},  {20000, false, false}, {large, true, false},
+      {large, true, false}, {large, false, false}, {large, true, true}, {4, false, false},     {3, false, false}};
   const bool place = in_place && (c.kind == Kind::allreduce || rank == 0);
   std::vector<Buffers<T>> bufs;
   auto make_buffers = [&](const Shape& x) {

@@ -18,8 +18,9 @@ static_assert(std::atomic<std::uint32_t>::is_always_lock_free, "flags must be lo
 
 namespace {
 
-// Per rank: the flag's cache line, then two descriptor slots; then the small
-// path's vector slots and the data region.
+// Per rank: the flag's cache line (the flag, the two version words of
+// exchange, the small path's two inline vector slots), then two descriptor
+// slots; then the small path's vector slots and the data region.
 constexpr std::size_t kSlot = 2 * kCacheLine;
 constexpr std::size_t kHeader = kCacheLine + 2 * kSlot;
 static_assert(sizeof(Descriptor) <= kSlot, "a descriptor must fit its slot");

@@ -4,7 +4,8 @@
 // word on a cache line of its own, two slots where a blocking call
 // publishes its buffers (copy_path.hpp; alternate calls use alternate
 // slots), a data region and the small path's two vector slots
-// (small_path.hpp), and the counter barriers built on the flags.
+// (small_path.hpp; up to 16 bytes on the flag's line), and the counter
+// barriers built on the flags.
 // Each rank owns its flag and a private counter: set() stores ++counter to the flag (release); wait(q, target) spins
 // until q's flag has reached target (acquire), compared as a wrap-safe unsigned difference. Flags are never reset, so
 // one plan can run again and again.
@@ -51,13 +52,21 @@ class ShmSegment {
   std::size_t bytes() const { return bytes_; }
   char* data(int local) const { return data_[static_cast<std::size_t>(local)]; }
   /// The small path's area of every rank (slot_bytes(), cache lines), and
-  /// its two slots: the halves of the area whatever the vector's size, so
-  /// that calls of different sizes on the segment alternate between the
-  /// same two places.
+  /// its two slots for a vector of `bytes`: up to kInlineVector bytes on
+  /// the flag's own cache line (the waiting rank finds the vector in the
+  /// line it spun on: one cache miss per peer and call less), else the
+  /// halves of the area whatever the vector's size. Slot `parity` is the
+  /// pair of the two places: whichever of them a call uses, a rank reuses
+  /// it two calls later at the earliest, as with one place per parity.
   std::size_t slot_bytes() const { return slot_bytes_; }
-  char* vector_slot(int local, std::uint32_t parity) const {
+  char* vector_slot(int local, std::uint32_t parity, std::size_t bytes) const {
+    if (bytes <= kInlineVector)
+      return reinterpret_cast<char*>(flags_[static_cast<std::size_t>(local)]) + kInlineAt + parity * kInlineVector;
     return data(local) - slot_bytes_ + parity * (slot_bytes_ / 2 / kCacheLine * kCacheLine);
   }
+  /// The largest vector that rides on the flag's cache line (two of them,
+  /// 16-byte aligned, after the flag and the version words).
+  static constexpr std::size_t kInlineVector = 16;
   /// The small path's calls on this segment so far, then one more: its
   /// parity picks the slot (every rank makes the same calls).
   std::uint32_t next_small_call() { return small_calls_++; }
@@ -92,6 +101,8 @@ class ShmSegment {
   void begin_call(std::uint64_t engines);
 
  private:
+  static constexpr std::size_t kInlineAt = 32;  // the inline slots' offset on the flag's line
+  static_assert(kInlineAt + 2 * kInlineVector <= kCacheLine, "the inline slots must fit the flag's line");
   std::atomic<std::uint32_t>& flag(int q) const { return *flags_[static_cast<std::size_t>(q)]; }
   std::atomic<std::uint32_t>& version(int q, std::uint32_t call) const {
     return flags_[static_cast<std::size_t>(q)][1 + call % 2];

@@ -7,7 +7,9 @@
 // (Open MPI's coll/sm, MPICH's release_gather). Here every rank has two
 // vector slots in the segment (ShmSegment::vector_slot: the two halves of its
 // area, the same for every vector size), and call k on the segment uses
-// slot k % 2, so that no rank waits for the readers of its last call:
+// slot k % 2, so that no rank waits for the readers of its last call (a
+// vector of up to 16 bytes in the slot's place on the rank's flag line:
+// the rank that waited for the flag finds the vector in the line it read):
 //   allreduce: copy_in  my vector into my slot, then my flag (the one handoff);
 //              reduce   wait for every rank's flag, sum the Q slots in rank
 //                       order (every rank the same sum, bit for bit) into my
@@ -79,7 +81,7 @@ struct Small {
   int q, me;
   Reducer reduce;  // args.type and args.op, resolved at setup
 
-  char* slot_of(int r) const { return seg->vector_slot(r, st->parity); }
+  char* slot_of(int r) const { return seg->vector_slot(r, st->parity, bytes); }
   void begin() const {
     st->base = seg->counter();
     st->parity = seg->next_small_call() % 2;
