@@ -9,7 +9,10 @@
 # json-c, hwloc, libfabric, ucx), from which the commit that TAG pins is
 # taken; a submodule not given is left out of autogen.sh (-without-NAME:
 # configure then needs the system's, as build-mpi.sh's --with-libfabric=/usr
-# and --with-hwloc=/usr). mpich-4.2.1-ofi needs yaksa and json-c.
+# and --with-hwloc=/usr). mpich-4.2.1-ofi needs yaksa, json-c and
+# libfabric (v4.2.1's autogen.sh stops on a libfabric that is not checked
+# out even where configure then takes Debian's); the builds here gave hwloc
+# too.
 # Then: MCB_MPI_TARBALL=OUT.tar.gz scripts/mpi/build-mpi.sh mpich-4.2.1-ofi
 # Needs git, autoconf, automake, libtool (Debian's), python3; about 4
 # minutes on 2 cores. Bad input: one line, exit 2.
