@@ -5,11 +5,11 @@
 // at 2 ranks, persistent 4 B 0.17 + 0.39 + 0.35 us), where the MPIs' own
 // shared-memory collectives take one or two with several buffers in flight
 // (Open MPI's coll/sm, MPICH's release_gather). Here every rank has two
-// vector slots in the segment (ShmSegment::vector_slot: the two halves of its
-// area, the same for every vector size), and call k on the segment uses
-// slot k % 2, so that no rank waits for the readers of its last call (a
-// vector of up to 16 bytes in the slot's place on the rank's flag line:
-// the rank that waited for the flag finds the vector in the line it read):
+// vector slots in the segment (ShmSegment::vector_slot: up to 16 bytes on
+// the rank's flag line, where the rank that waited for the flag finds the
+// vector in the line it read, else the two halves of its area, the same
+// for every larger size), and call k on the segment uses slot k % 2, so
+// that no rank waits for the readers of its last call:
 //   allreduce: copy_in  my vector into my slot, then my flag (the one handoff);
 //              reduce   wait for every rank's flag, sum the Q slots in rank
 //                       order (every rank the same sum, bit for bit) into my
