@@ -142,11 +142,20 @@ const std::shared_ptr<ShmSegment>& segment_for(Arena& a, MPI_Comm dom, Cache& ca
 // are still cached, still first and still on the arena's segment: a call of
 // the same plan again skips the two attribute reads and the lookup by key
 // (0.1-0.3 us a call before, issue 57).
+// On the copy-in path (asked, or the only one: the small path) a call has
+// nothing to decide either: `phases` and `call` are the last call's, and a
+// call while `still()` runs them and nothing else (issue 57, item 2: the
+// general step's checks, path bookkeeping and report cost 50 instructions
+// and a chain of dependent loads before the first flag; 1.06-1.08x the
+// persistent plan's time at 8 B, back to back).
 struct Hot {
   Cache* cache = nullptr;
   Arena* arena = nullptr;
   std::uint64_t generation = 0;
   Engines* engines = nullptr;
+  const std::vector<Engine::Phase>* phases = nullptr;  // copy-in only: the engine's phases
+  Call call;
+  bool still() const { return engines && cache->generation == generation && engines->segment() == arena->seg; }
 };
 
 // The engines of a blocking call: the last call's (hot), else found in the
@@ -154,8 +163,7 @@ struct Hot {
 Engines* engines_for(Hot& hot, MPI_Comm comm, MPI_Comm dom, const std::string& key,
                      const std::function<std::shared_ptr<Engines>(std::shared_ptr<ShmSegment>)>& setup,
                      std::size_t bytes, std::size_t slot_bytes, Plan::Report& report) {
-  Engines* e = hot.engines;
-  if (e && hot.cache->generation == hot.generation && e->segment() == hot.arena->seg) return e;
+  if (hot.still()) return hot.engines;
   Arena& arena = arena_of(dom);
   Cache& cache = cache_of(comm);
   std::shared_ptr<Engines> engines = lookup(cache, key);
@@ -360,14 +368,22 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
   const std::string per_call = copy_in_only.empty() ? requested : "copy-in";
   plan.add("allreduce", [comm = args.comm, dom, key, setup = std::move(setup), traffic, note, report, last, hot, send,
                          recv, bytes, slot_bytes, per_call, copy_in = per_call == "copy-in"] {
+    if (copy_in && hot->phases && hot->still()) {
+      if (hot->engines->region()) hot->engines->seg().begin_call(hot->engines->id());
+      for (const auto& phase : *hot->phases) phase.run(hot->call);
+      return;
+    }
     Engines* e = engines_for(*hot, comm, dom, key, setup, bytes, slot_bytes, *report);
     if (e->region()) e->seg().begin_call(e->id());
     Reach& r = e->reach;
     Call call{send, recv, &r};
-    if (copy_in)
+    if (copy_in) {
       r.path = Path::copy_in;
-    else
+      hot->phases = &e->get(r.path).phases;
+      hot->call = call;
+    } else {
       call.entered = enter_call(*e, call, bytes, per_call);
+    }
     for (const auto& phase : e->get(r.path).phases) phase.run(call);
     if (*last != static_cast<int>(r.path)) {
       if (*last < 0) report->add_note(note(e->seg().peers(), r.path));

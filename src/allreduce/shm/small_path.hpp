@@ -34,8 +34,8 @@ bool takes_small_path(const char* who, const CollArgs& args, const Domain& dom, 
 
 /// The small path's plan on `dom` (--interface persistent or blocking, as
 /// engine_plan), with `resolved` reported and the parameters small=<switch>
-/// and path=small added. Phases: copy_in, then reduce (allreduce, reduce)
-/// or bcast.
+/// and path=small added. One phase, named after the collective
+/// (allreduce, reduce, bcast): a call is one handoff.
 Plan small_plan(SmallKind kind, const std::string& who, const CollArgs& args, const Params& params, Resolved resolved,
                 const Domain& dom);
 
