@@ -1,17 +1,24 @@
 #!/usr/bin/env python3
 """mcb against OSU on the same MPI: for alltoall, allgather, allreduce, reduce and bcast,
 runs OSU's osu_<coll> -f and mcb_<coll> --algorithm system over the same
-sizes, interleaved (OSU, mcb, OSU, mcb, ...), --runs times, keeps per size
-the minimum over runs of each tool's average, and prints per size
+sizes, interleaved (OSU, mcb, OSU, mcb, ...), --runs times, and prints per
+size
 
   OSU's Avg Latency, mcb's Avg Latency (the same statistic: each rank's
   mean over iterations, then the mean over ranks; CSV osu_avg_us) and
   their ratio, and mcb's slowest-rank average (CSV avg_us) and its ratio,
 
-then per collective the geometric mean of mcb / OSU over the sizes and the
+over the runs as --statistic says: paired (the default) prints each tool's
+median over runs and, as the ratio, the median over runs of run r's mcb /
+run r's OSU, two launches next to each other (this machine switches
+between two speeds from launch to launch: one launch of one tool in the
+fast state made the minimum's ratio 0.47 at 1 KiB allgather, 2026-12-06);
+min prints the minimum over runs of each tool and their ratio. Then per
+collective the geometric mean of mcb / OSU over the sizes and the
 worst size, against the targets (default: geometric mean within 3%, no
-size above 5%). The machine's own noise is measured too: OSU's even runs
-against its odd runs (each half's minimum). A size where OSU disagrees with
+size above 5%). The machine's own noise is measured too: OSU against
+itself (paired: the median over k of run 2k / run 2k + 1; min: its even
+runs' minimum over its odd runs'). A size where OSU disagrees with
 itself by more than the per-size target is listed as noisy and left out of
 the per-size check (on a shared 2-core VM that is most sizes below 1 us,
 where OSU's two printed decimals are already 5%). Exit status 0 when every collective meets them, 1 when one
@@ -26,6 +33,7 @@ Not a test: timings on a shared machine vary; run 2 ranks bound to cores
     /usr/bin/python3 scripts/osu_parity.py --osu ~/osu-micro-benchmarks-7.4 [--build build]
         [--mpi openmpi|mpich] [-n 2] [-m 1:1048576] [--runs 12]
         [--collectives alltoall,allgather,allreduce,reduce,bcast] [--target 0.03] [--worst 0.05] [-i N]
+        [--statistic paired|min] [--csv FILE]
 """
 import argparse
 import math
@@ -95,6 +103,27 @@ def sizes_range(text, least):
     return f"{max(lo, least)}:{hi}"
 
 
+def statistic(data, how, runs):
+    """Per (collective, size): each tool's time (columns osu, mcb,
+    mcb_slowest), mcb's and the slowest rank's ratio to OSU (columns mcb,
+    mcb_slowest) and OSU against itself (None below 2 runs), as the module's
+    docstring says for --statistic paired or min."""
+    keys = ["collective", "size"]
+    wide = data.pivot_table(index=keys + ["run"], columns="tool", values="avg_us")
+    osu = data[data["tool"] == "osu"]
+    if how == "paired":
+        best = wide.groupby(level=keys).median()
+        ratios = wide[["mcb", "mcb_slowest"]].div(wide["osu"], axis=0).groupby(level=keys).median()
+        pairs = osu.assign(k=osu["run"] // 2, half=osu["run"] % 2).pivot_table(
+            index=keys + ["k"], columns="half", values="avg_us")
+        self_ratio = (pairs[0] / pairs[1]).dropna().groupby(level=keys).median() if runs >= 2 else None
+        return best, ratios, self_ratio
+    best = wide.groupby(level=keys).min()
+    ratios = best[["mcb", "mcb_slowest"]].div(best["osu"], axis=0)
+    halves = osu.assign(half=osu["run"] % 2).groupby(keys + ["half"])["avg_us"].min().unstack("half")
+    return best, ratios, (halves[0] / halves[1] if runs >= 2 else None)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--osu", required=True, help="OSU's build or install directory")
@@ -111,6 +140,9 @@ def main():
     p.add_argument("--worst", type=float, default=0.05, help="per-size tolerance (default 0.05)")
     p.add_argument("-i", "--iterations", type=int, help="timed iterations at every size for both tools (OSU's -i, "
                    "warm-up a tenth of it; default: each tool's own, 1000 up to 8 KiB and 100 above)")
+    p.add_argument("--statistic", choices=["paired", "min"], default="paired",
+                   help="paired (default): medians over runs, the ratio of each run's two launches; min: the "
+                        "minimum over runs of each tool")
     p.add_argument("--csv", help="write every run's numbers to this file")
     args = p.parse_args()
     if not re.fullmatch(r"\d+:\d+|\d+", args.m):
@@ -160,14 +192,12 @@ def main():
     data = pd.DataFrame(rows)
     if args.csv:
         data.to_csv(args.csv, index=False)
-    best = data.groupby(["collective", "size", "tool"])["avg_us"].min().unstack("tool")
-    # OSU against itself: the minimum of its even runs over that of its odd runs.
-    osu = data[data["tool"] == "osu"].assign(half=lambda d: d["run"] % 2)
-    halves = osu.groupby(["collective", "size", "half"])["avg_us"].min().unstack("half")
-    self_ratio = halves[0] / halves[1] if args.runs >= 2 else None
+    best, ratios, self_ratio = statistic(data, args.statistic, args.runs)
 
+    what = "medians over" if args.statistic == "paired" else "minimum of"
+    pairs = "; mcb/OSU: the median of each run's ratio" if args.statistic == "paired" else ""
     print(f"# mcb --algorithm system vs OSU: {args.n} ranks, {args.mpi}, --bind-to {args.bind}, "
-          f"minimum of {args.runs} interleaved runs of the average latency (us)")
+          f"{what} {args.runs} interleaved runs of the average latency (us){pairs}")
     print(f"# mcb = mcb's Avg Latency (OSU's statistic, osu_avg_us); slowest = mcb's slowest-rank average (avg_us)")
     print(f"{'collective':<10} {'size':>8} {'OSU':>10} {'mcb':>10} {'mcb/OSU':>8} {'slowest':>10} {'slow/OSU':>9}")
     failed = False
@@ -176,11 +206,11 @@ def main():
         b = best.loc[c].dropna()
         if b.empty:
             die(f"{c}: no size measured by both tools")
+        rc = ratios.loc[c].reindex(b.index)
+        ratio, slow = rc["mcb"], rc["mcb_slowest"]
         for size, r in b.iterrows():
-            print(f"{c:<10} {size:>8} {r['osu']:>10.2f} {r['mcb']:>10.2f} {r['mcb'] / r['osu']:>8.3f} "
-                  f"{r['mcb_slowest']:>10.2f} {r['mcb_slowest'] / r['osu']:>9.3f}")
-        ratio = b["mcb"] / b["osu"]
-        slow = b["mcb_slowest"] / b["osu"]
+            print(f"{c:<10} {size:>8} {r['osu']:>10.2f} {r['mcb']:>10.2f} {ratio[size]:>8.3f} "
+                  f"{r['mcb_slowest']:>10.2f} {slow[size]:>9.3f}")
         geo = math.exp(ratio.map(math.log).mean())
         geo_slow = math.exp(slow.map(math.log).mean())
         noisy = []
