@@ -687,3 +687,16 @@ add_test(NAME scripts_reduction_matrix_bad_type COMMAND ${Python3_EXECUTABLE} ${
          --types quad)
 set_tests_properties(scripts_reduction_matrix scripts_reduction_matrix_bad_type PROPERTIES LABELS "scripts;mpi"
                      TIMEOUT 300)
+
+# --fresh-send: every rank writes its input before each iteration (values
+# unchanged: the validation after the timed loop checks the send buffer and
+# the results); the header and the CSV say so; host memory only.
+mcb_mpi_test(fresh_send_reduce_p3 3 --expect-rows 4 --expect-stdout "memory: host, fresh send, in place: no"
+             -- ${RED} --algorithm shm_tree,system --copy copy-in -c -m 4,16384 -i 3 -x 1 --fresh-send)
+mcb_mpi_test(fresh_send_allreduce_p5_in_place 5 --expect-rows 4 --expect-stdout "fresh send, in place: yes"
+             -- ${AR} --algorithm shm_recursive_exchange,system -c -m 4,4096 -i 3 -x 1 --in-place --fresh-send)
+mcb_mpi_test(fresh_send_bcast_p2_registered 2 --expect-rows 2
+             -- ${BC} --algorithm shm_tree --buffers registered -c -m 8,65536 -i 3 -x 1 --fresh-send)
+mcb_mpi_test(fresh_send_alltoall_p3 3 --expect-rows 6 -- $<TARGET_FILE:mcb_alltoall> --algorithm pairwise,bruck -c
+             -m 1,1000,4096 -i 3 -x 1 --fresh-send)
+mcb_bad_input(fresh_send_device 2 "--fresh-send: writes host memory \\(--mem cuda\\)" -- ${AR} --fresh-send --mem cuda)

@@ -125,7 +125,7 @@ class Runner {
       const int warmup = opt_.warmup >= 0 ? opt_.warmup : default_warmup(size);
       watchdog_.stage(StepState::Stage::loop, iterations, warmup);
       Measurement m = measure(plan, layout_->comm(), iterations, warmup, mode, spec_.time_factor,
-                              !opt_.save_iterations.empty(), watchdog_.iteration());
+                              !opt_.save_iterations.empty(), watchdog_.iteration(), fresh_send(b, count));
       // What the plan reports is read after it ran: an algorithm that sets
       // up in its first execution (the blocking interface) decides there.
       double traffic = plan.traffic();  // the schedule's bytes per rank, max over ranks (0: not counted)
@@ -153,6 +153,23 @@ class Runner {
   bool staged(const Algorithm& algorithm) const {
     if (algorithm.per_gpu) return false;
     return !gpu_aware_ || (algorithm.host_only && mem_.kind() != MemKind::host);
+  }
+
+  // --fresh-send: a store of the byte already there on every cache line of
+  // my input (the send buffer, in place the receive buffer: the collective
+  // reads it), so that the lines are modified in my cache when the call
+  // begins, as after an application computed them; processes sharing a
+  // GPU's buffers leave it to the first of them. Nothing without the option.
+  std::function<void()> fresh_send(Buffers& b, std::size_t count) const {
+    if (!opt_.fresh_send || !owner_.writer) return {};
+    const int p = layout_->size();
+    Buffer& in = opt_.in_place ? b.recv : b.send;
+    const std::size_t bytes =
+        (opt_.in_place ? spec_.recv_elements(count, p) : spec_.send_elements(count, p)) * opt_.type.bytes;
+    auto* data = static_cast<volatile char*>(in.data());
+    return [data, bytes] {
+      for (std::size_t i = 0; i < bytes; i += 64) data[i] = data[i];
+    };
   }
 
   // A step as the --timeout line names it: "alltoall algorithm 'tra'

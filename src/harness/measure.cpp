@@ -6,7 +6,7 @@
 namespace mcb::bench {
 
 Measurement measure(const Plan& plan, MPI_Comm comm, int iterations, int warmup, PhaseMode mode, double factor,
-                    bool keep_ranks, std::atomic<int>& at) {
+                    bool keep_ranks, std::atomic<int>& at, const std::function<void()>& before) {
   Measurement m;
   const auto& phases = plan.phases();
   std::vector<std::size_t> slot(phases.size());
@@ -25,6 +25,10 @@ Measurement measure(const Plan& plan, MPI_Comm comm, int iterations, int warmup,
     at.store(it, std::memory_order_relaxed);
     double* row = it >= 0 ? &times[static_cast<std::size_t>(it) * width] : scratch.data();
     std::fill(row, row + width, 0.0);
+    if (before) {
+      before();
+      MPI_Barrier(comm);
+    }
     if (mode == PhaseMode::embedded) {
       const double t0 = MPI_Wtime();
       double prev = t0;

@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,8 +32,10 @@ struct Measurement {
 /// `at` is told where the loop is (the watchdog of --timeout reads it from
 /// another thread; one relaxed store per iteration): -warmup - 1 before the
 /// first barrier, each iteration as it begins (-warmup .. iterations - 1),
-/// `iterations` once the loop is done.
+/// `iterations` once the loop is done. `before`, when given, runs before
+/// each iteration (warm-up too), followed by a barrier, untimed
+/// (--fresh-send).
 Measurement measure(const Plan& plan, MPI_Comm comm, int iterations, int warmup, PhaseMode mode, double factor,
-                    bool keep_ranks, std::atomic<int>& at);
+                    bool keep_ranks, std::atomic<int>& at, const std::function<void()>& before = {});
 
 }  // namespace mcb::bench

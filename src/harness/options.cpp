@@ -149,6 +149,10 @@ void add_osu_options(CLI::App& app, Options& o, Given& g, const Offer& offer) {
     app.add_flag("-l,--in-place", o.in_place,
                  "MPI_IN_PLACE: each rank's data starts in its receive buffer (OSU's -l); the receive count is used");
   app.add_option("-d,--mem", g.mem, "buffer memory: host, cuda or hip")->capture_default_str();
+  app.add_flag("--fresh-send", o.fresh_send,
+               "before each iteration (untimed) every rank writes its input buffer, one byte per cache line, values "
+               "unchanged, as an application that computes its vector before the call: the lines start in the owner's "
+               "cache, not in the readers' from the call before; host memory");
 }
 
 // GPUs and buffers: staging, GPUs per node, processes per GPU, registered buffers.
@@ -325,6 +329,7 @@ void check_memory(Options& o, const Given& g, const Offer& offer, const CLI::App
     throw Error("--sim-shared-malloc: shares host memory only (--mem " + g.mem + ")");
   if (o.buffers != "plain" && o.buffers != "registered" && o.buffers != "mixed")
     throw Error("--buffers " + o.buffers + ": expected plain, registered or mixed");
+  if (o.fresh_send && o.mem != MemKind::host) throw Error("--fresh-send: writes host memory (--mem " + g.mem + ")");
   if (o.buffers != "plain" && o.mem != MemKind::host)
     throw Error("--buffers " + o.buffers + ": registered buffers are host memory (--mem " + g.mem + ")");
   if (o.buffers != "plain" && o.layout.procs_per_gpu > 1)

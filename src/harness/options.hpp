@@ -41,6 +41,9 @@ struct Options {
   bool full = false;
   bool validate = false;
   bool in_place = false;  // MPI_IN_PLACE as the send buffer (--in-place)
+  /// --fresh-send: before each iteration, untimed, every rank writes its
+  /// input (the send buffer, in place the receive buffer), values unchanged.
+  bool fresh_send = false;
   MemKind mem = MemKind::host;
   GpuAware gpu_aware = GpuAware::automatic;
   /// --staging: the host buffers device buffers are copied through.

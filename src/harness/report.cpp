@@ -19,7 +19,8 @@ const std::vector<std::string>& schema_columns() {
                                                 "start_time",     "in_place",   "setup_us",       "gpus_per_node",
                                                 "procs_per_gpu",  "gpu_aware",  "platform",       "osu_avg_us",
                                                 "osu_min_us",     "osu_max_us", "p90_us",         "p99_us",
-                                                "algbw_gbps",     "busbw_gbps", "buffers",        "mem_traffic_bytes"};
+                                                "algbw_gbps",     "busbw_gbps", "buffers",        "mem_traffic_bytes",
+                                                "fresh_send"};
   return cols;
 }
 

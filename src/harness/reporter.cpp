@@ -117,8 +117,8 @@ void Reporter::print_header(const Algorithm& algorithm, const Plan& plan, const 
     table->header();
     return;
   }
-  std::printf("# type: %s (%zu B), size: %s, memory: %s%s\n", opt_.type.name.c_str(), opt_.type.bytes,
-              spec_.size_unit.c_str(), to_string(opt_.mem).c_str(), in_place_text().c_str());
+  std::printf("# type: %s (%zu B), size: %s, memory: %s%s%s\n", opt_.type.name.c_str(), opt_.type.bytes,
+              spec_.size_unit.c_str(), to_string(opt_.mem).c_str(), buffers_text().c_str(), in_place_text().c_str());
   std::printf(
       "# times: median over iterations of the max over ranks (us); embedded: phases timed inside the run, "
       "isolated: each phase alone between barriers; Largest: the phase with the largest share of the sum\n");
@@ -148,8 +148,10 @@ void Reporter::print_device() const {
       !gpu_aware_ || host_copies_ ? (", host copies through " + to_string(opt_.staging) + " memory").c_str() : "");
 }
 
-// ", buffers: registered|mixed" when not plain.
-std::string Reporter::buffers_text() const { return opt_.buffers == "plain" ? "" : ", buffers: " + opt_.buffers; }
+// ", buffers: registered|mixed" when not plain; ", fresh send" with --fresh-send.
+std::string Reporter::buffers_text() const {
+  return (opt_.buffers == "plain" ? "" : ", buffers: " + opt_.buffers) + (opt_.fresh_send ? ", fresh send" : "");
+}
 
 // ", in place: yes|no" for the collectives that have an in-place mode.
 std::string Reporter::in_place_text() const {
@@ -231,7 +233,8 @@ void Reporter::row(const Algorithm& algorithm, const Plan& plan, PhaseMode mode,
         .set("procs_per_gpu", static_cast<long long>(layout_->procs_per_gpu()))
         .set("gpu_aware", static_cast<long long>(gpu_aware_ ? 1 : 0))
         .set("buffers", opt_.buffers)
-        .set("mem_traffic_bytes", static_cast<long long>(traffic_));
+        .set("mem_traffic_bytes", static_cast<long long>(traffic_))
+        .set("fresh_send", static_cast<long long>(opt_.fresh_send ? 1 : 0));
     writer_->write(row);
   }
 }
