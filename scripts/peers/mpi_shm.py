@@ -87,6 +87,10 @@ may come from launches in different ones): <= 1.0 means mcb is at least as
 fast. `mpi_shm.py --paired-from OUT/runs.csv` prints the paired ratios of a
 finished run again.
 
+--fresh-send: mcb's --fresh-send in every launch (mcb's algorithms and the
+MPI's alike write their input before each iteration, untimed): without it
+the MPI's single-copy paths read a buffer still in the reader's cache.
+
 --settle OUT/runs.csv: the cells of a finished run above --settle-above
 (1.0) again, one size per launch, --settle-launches (10) launches each, mcb
 first and last in turn (settle.txt, settle.csv): a sweep puts seconds
@@ -287,6 +291,8 @@ def mcb_args(args, conf, sizes, iterations, warmup, csv_path, algorithms, valida
         cmd += flags if conf.mcb else flags[:-2]
     if validate:
         cmd += ["-c"]
+    if getattr(args, "fresh_send", False):
+        cmd += ["--fresh-send"]
     if csv_path:
         cmd += ["--csv", csv_path]
     if args.timeout_mcb:
@@ -772,9 +778,11 @@ def header(args, out, check=False):
                    "median (per iteration the slowest rank); ratio = the median over runs of mcb / the MPI's peer "
                    "in the same launch (<= 1.00: mcb at least as fast)" % args.repeats)
     out.append("# mcb: --interface %s; plain buffers --copy copy-in, registered --buffers registered --copy "
-               "%s (the MPI's collective on the same buffers); -i %s -x %s"
+               "%s (the MPI's collective on the same buffers); -i %s -x %s%s"
                % (args.interface, args.registered_path, args.iterations if args.iterations is not None else "default",
-                  args.warmup if args.warmup is not None else "default"))
+                  args.warmup if args.warmup is not None else "default",
+                  "; --fresh-send (both: every rank writes its input before each iteration)"
+                  if getattr(args, "fresh_send", False) else ""))
 
 
 def by_launch(runs):
@@ -1072,6 +1080,9 @@ def parse_args(argv):
                    help="mcb's --copy on registered buffers (default auto: what a user gets)")
     p.add_argument("-m", "--sizes", default="4:67108864", help="allreduce, reduce, bcast sizes (mcb -m)")
     p.add_argument("--allgather-sizes", default="1:1048576", help="allgather block sizes (mcb -m)")
+    p.add_argument("--fresh-send", action="store_true",
+                   help="mcb's --fresh-send for mcb and the MPI alike: every rank writes its input before each "
+                        "iteration, untimed (docs/timing.md, warm buffers)")
     p.add_argument("-i", "--iterations", type=int, help="timed iterations (default mcb's)")
     p.add_argument("-x", "--warmup", type=int, help="warm-up iterations (default mcb's)")
     p.add_argument("--repeats", type=int, default=5)
