@@ -20,15 +20,12 @@ Measurement measure(const Plan& plan, MPI_Comm comm, int iterations, int warmup,
   std::vector<double> scratch(width);
 
   at.store(-warmup - 1, std::memory_order_relaxed);
+  if (before) before();
   MPI_Barrier(comm);
   for (int it = -warmup; it < iterations; ++it) {
     at.store(it, std::memory_order_relaxed);
     double* row = it >= 0 ? &times[static_cast<std::size_t>(it) * width] : scratch.data();
     std::fill(row, row + width, 0.0);
-    if (before) {
-      before();
-      MPI_Barrier(comm);
-    }
     if (mode == PhaseMode::embedded) {
       const double t0 = MPI_Wtime();
       double prev = t0;
@@ -49,6 +46,7 @@ Measurement measure(const Plan& plan, MPI_Comm comm, int iterations, int warmup,
         row[width - 1] += dt;
       }
     }
+    if (before) before();  // the next iteration's, before the barrier that ends this one
     MPI_Barrier(comm);
   }
   at.store(iterations, std::memory_order_relaxed);

@@ -33,8 +33,8 @@ struct Measurement {
 /// another thread; one relaxed store per iteration): -warmup - 1 before the
 /// first barrier, each iteration as it begins (-warmup .. iterations - 1),
 /// `iterations` once the loop is done. `before`, when given, runs before
-/// each iteration (warm-up too), followed by a barrier, untimed
-/// (--fresh-send).
+/// each iteration (warm-up too), untimed, before the barrier that precedes
+/// it: the loop keeps one barrier per iteration (--fresh-send).
 Measurement measure(const Plan& plan, MPI_Comm comm, int iterations, int warmup, PhaseMode mode, double factor,
                     bool keep_ranks, std::atomic<int>& at, const std::function<void()>& before = {});
 
