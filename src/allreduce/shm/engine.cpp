@@ -144,10 +144,10 @@ const std::shared_ptr<ShmSegment>& segment_for(Arena& a, MPI_Comm dom, Cache& ca
 // (0.1-0.3 us a call before, issue 57).
 // On the copy-in path (asked, or the only one: the small path) a call has
 // nothing to decide either: `phases` and `call` are the last call's, and a
-// call while `still()` runs them and nothing else (issue 57, item 2: the
-// general step's checks, path bookkeeping and report cost 50 instructions
-// and a chain of dependent loads before the first flag; 1.06-1.08x the
-// persistent plan's time at 8 B, back to back).
+// call while `still()` runs them and nothing else (issue 57, item 2: with
+// the general step's checks, path bookkeeping and report a blocking 8 B
+// allreduce took 94 instructions of its own against the persistent plan's
+// 42, and 1.05-1.06x its time back to back; now 61 and 1.01x).
 struct Hot {
   Cache* cache = nullptr;
   Arena* arena = nullptr;
