@@ -46,7 +46,7 @@ Measurement measure(const Plan& plan, MPI_Comm comm, int iterations, int warmup,
         row[width - 1] += dt;
       }
     }
-    if (before) before();  // the next iteration's, before the barrier that ends this one
+    if (before && it + 1 < iterations) before();  // the next iteration's, before the barrier ending this one
     MPI_Barrier(comm);
   }
   at.store(iterations, std::memory_order_relaxed);

@@ -377,14 +377,16 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
     if (e->region()) e->seg().begin_call(e->id());
     Reach& r = e->reach;
     Call call{send, recv, &r};
-    if (copy_in) {
+    if (copy_in)
       r.path = Path::copy_in;
-      hot->phases = &e->get(r.path).phases;
-      hot->call = call;
-    } else {
+    else
       call.entered = enter_call(*e, call, bytes, per_call);
+    const auto& phases = e->get(r.path).phases;
+    if (copy_in) {  // the next call of these engines runs them directly (Hot)
+      hot->phases = &phases;
+      hot->call = call;
     }
-    for (const auto& phase : e->get(r.path).phases) phase.run(call);
+    for (const auto& phase : phases) phase.run(call);
     if (*last != static_cast<int>(r.path)) {
       if (*last < 0) report->add_note(note(e->seg().peers(), r.path));
       *last = static_cast<int>(r.path);
