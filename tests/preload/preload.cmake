@@ -426,3 +426,10 @@ add_test(NAME preload_first_call_bad_setup
                  ${CMAKE_SOURCE_DIR}/scripts/preload/preload_first_call.py ${CMAKE_BINARY_DIR})
 set_tests_properties(preload_first_call_bad_setup PROPERTIES LABELS "preload;bad_input" TIMEOUT 30
                      PASS_REGULAR_EXPRESSION "^preload_first_call: --setup 0: expected a positive integer\nexit 1\n$")
+# scripts/preload/preload_overhead.py (the preload's own cost per call): two
+# runs of one size on this build, and its bad input (tests/scripts/preload_overhead_check.sh).
+add_test(NAME preload_overhead_check
+         COMMAND ${CMAKE_SOURCE_DIR}/tests/scripts/preload_overhead_check.sh ${MCB_SYSTEM_PYTHON} ${CMAKE_SOURCE_DIR}
+                 ${CMAKE_BINARY_DIR} ${MCB_MPI_FLAVOR} ${CMAKE_CURRENT_BINARY_DIR}/preload_overhead)
+set_tests_properties(preload_overhead_check PROPERTIES LABELS "mpi;preload;scripts;bad_input" TIMEOUT 120
+                     PASS_REGULAR_EXPRESSION "preload_overhead_check: ok" FAIL_REGULAR_EXPRESSION "FAIL|Traceback")
