@@ -65,7 +65,7 @@ class ShmSegment {
     return data(local) - slot_bytes_ + parity * (slot_bytes_ / 2 / kCacheLine * kCacheLine);
   }
   /// The largest vector that rides on the flag's cache line (two of them,
-  /// 16-byte aligned, after the flag and the version words).
+  /// 16-byte aligned, after the flag).
   static constexpr std::size_t kInlineVector = 16;
   /// The small path's calls on this segment so far, then one more: its
   /// parity picks the slot (every rank makes the same calls).
@@ -82,9 +82,9 @@ class ShmSegment {
   /// Every rank's descriptor for this call (a blocking call's buffers),
   /// into known(): one step (set) and a wait for every rank of the
   /// segment. A rank writes its slot only when its descriptor changed
-  /// since its last exchange, and says which in a version on its flag's
-  /// cache line (which the wait reads anyway; a word per call parity, as a
-  /// rank may be one call ahead); a peer's slot is read only when its
+  /// since its last exchange, and says which in a version word (one per
+  /// call parity, as a rank may be one call ahead) on a cache line of its
+  /// own, stored only when it changes; a peer's slot is read only when its
   /// version moved (a slot read and a cache miss per peer and call less
   /// where buffers repeat, issue 57).
   void exchange(const Descriptor& mine);
@@ -105,7 +105,8 @@ class ShmSegment {
   static_assert(kInlineAt + 2 * kInlineVector <= kCacheLine, "the inline slots must fit the flag's line");
   std::atomic<std::uint32_t>& flag(int q) const { return *flags_[static_cast<std::size_t>(q)]; }
   std::atomic<std::uint32_t>& version(int q, std::uint32_t call) const {
-    return flags_[static_cast<std::size_t>(q)][1 + call % 2];
+    return reinterpret_cast<std::atomic<std::uint32_t>*>(reinterpret_cast<char*>(flags_[static_cast<std::size_t>(q)]) +
+                                                         kCacheLine)[call % 2];
   }
   Descriptor* slot(int q, std::uint32_t version) const;
 
