@@ -90,12 +90,38 @@ bool c_integer(MPI_Datatype t) {
 }
 // Fortran's types, default and sized (CP2K reduces INTEGER8 and REAL8 as
 // well as INTEGER and DOUBLE PRECISION). A size the MPI does not support is
-// either not defined (Open MPI) or MPI_DATATYPE_NULL (MPICH; one_of skips it).
+// either not defined (Open MPI; an Open MPI 5 built without Fortran, as
+// scripts/mpi/build-mpi.sh builds it, defines none of the sized ones) or
+// MPI_DATATYPE_NULL (MPICH; one_of skips it).
+#ifndef MPI_INTEGER1
+#define MPI_INTEGER1 MPI_DATATYPE_NULL
+#endif
+#ifndef MPI_INTEGER2
+#define MPI_INTEGER2 MPI_DATATYPE_NULL
+#endif
+#ifndef MPI_INTEGER4
+#define MPI_INTEGER4 MPI_DATATYPE_NULL
+#endif
+#ifndef MPI_INTEGER8
+#define MPI_INTEGER8 MPI_DATATYPE_NULL
+#endif
 #ifndef MPI_INTEGER16
 #define MPI_INTEGER16 MPI_DATATYPE_NULL
 #endif
+#ifndef MPI_REAL4
+#define MPI_REAL4 MPI_DATATYPE_NULL
+#endif
+#ifndef MPI_REAL8
+#define MPI_REAL8 MPI_DATATYPE_NULL
+#endif
 #ifndef MPI_REAL16
 #define MPI_REAL16 MPI_DATATYPE_NULL
+#endif
+#ifndef MPI_COMPLEX8
+#define MPI_COMPLEX8 MPI_DATATYPE_NULL
+#endif
+#ifndef MPI_COMPLEX16
+#define MPI_COMPLEX16 MPI_DATATYPE_NULL
 #endif
 #ifndef MPI_COMPLEX32
 #define MPI_COMPLEX32 MPI_DATATYPE_NULL
