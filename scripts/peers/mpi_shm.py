@@ -1146,9 +1146,11 @@ def parse_args(argv):
             require_prefix_library(binary, args.prefix)
         except MpiToolError as e:
             p.error("%s" % e)
-    if args.mpi == "openmpi" and "allgather" in args.collectives and \
-            not os.path.isfile(os.path.join(args.build, TRACE_LIBRARY)):
-        p.error("%s: not built (cmake --build %s --target mcb_ompi_coll_trace): the allgather proof needs it"
+    # Every Open MPI peer's proof reads the trace (coll/sm's and HAN's
+    # functions, coll/tuned's allgather algorithm): without the library the
+    # proofs would find no calls and every peer "cannot run".
+    if args.mpi == "openmpi" and not os.path.isfile(os.path.join(args.build, TRACE_LIBRARY)):
+        p.error("%s: not built (cmake --build %s --target mcb_ompi_coll_trace): the Open MPI peers' proofs need it"
                 % (os.path.join(args.build, TRACE_LIBRARY), args.build))
     if args.mpi == "mpich" and args.yield_shim is None:
         shim = os.path.join(args.build, "tests", "libmcb_mpich_yield.so")
