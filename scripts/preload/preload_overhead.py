@@ -139,6 +139,10 @@ def main():
     lib = os.path.join(args.build, "src", "preload", "libmcb_preload.so")
     if not os.path.isfile(lib):
         die(f"{lib} not found (build the project first, --build DIR)")
+    for c in colls:
+        binary = os.path.join(args.build, "src", f"mcb_{c}")
+        if not os.access(binary, os.X_OK):
+            die(f"{binary}: not built (cmake --build {args.build} --target mcb_{c})")
     env = mpi_tools.clean_env(args.mpi)
 
     rows = []
@@ -149,8 +153,8 @@ def main():
                 cmd = command(args, coll, mode, csv)
                 proc = subprocess.run(cmd, capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL)
                 if proc.returncode != 0:
-                    die(f"{' '.join(cmd)} failed (exit {proc.returncode}): "
-                        f"{(proc.stderr or proc.stdout).strip().splitlines()[-1:]}")
+                    said = [ln for ln in (proc.stderr + proc.stdout).splitlines() if ln.strip("-= \t")]
+                    die(f"{' '.join(cmd)} failed (exit {proc.returncode}): {said[0] if said else 'no output'}")
                 df = pd.read_csv(csv)
                 df = df[df["phase"] == "total"] if "phase" in df else df
                 for _, r in df.iterrows():

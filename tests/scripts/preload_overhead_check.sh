@@ -27,6 +27,8 @@ check() {  # check REGEX ARGS...
 check "--collectives bcast: expected alltoall, allgather or allreduce" --collectives bcast
 check "--in-place: alltoall has no in-place form" --in-place --collectives alltoall
 check "--runs: at least 1" --runs 0
+mkdir -p "$out/no-binaries/src/preload" && : >"$out/no-binaries/src/preload/libmcb_preload.so"
+check "no-binaries/src/mcb_allreduce: not built" --collectives allreduce --build "$out/no-binaries"
 check "--mpi-prefix /nonexistent: neither bin/ompi_info" --mpi-prefix /nonexistent
 err=$("$py" "$script" --build /nonexistent --mpi "$mpi" --runs 1 2>&1 >/dev/null)
 rc=$?
