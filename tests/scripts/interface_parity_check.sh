@@ -15,14 +15,7 @@ elif ! grep -Eq '^allreduce +plain +64 B +[0-9.]+ \[' "$out/run/report.txt" ||
     [[ $(wc -l <"$out/run/runs.csv") -ne 2 ]]; then
   echo "FAIL: one launch: report or runs.csv not as expected"; cat "$out/run/report.txt"; fail=1
 fi
-check() {  # check REGEX ARGS...
-  local want=$1; shift
-  local err rc
-  err=$("$py" "$script" --build "$build" --mpi "$mpi" "$@" 2>&1 >/dev/null); rc=$?
-  if [[ $rc -ne 2 || $(wc -l <<<"$err") -ne 1 || ! $err =~ $want ]]; then
-    echo "FAIL: interface_parity.py $*: exit $rc, stderr: $err"; fail=1
-  fi
-}
+source "$(dirname "$0")/refusal.sh"  # check REGEX ARGS...
 check "--collectives alltoall: expected some of allreduce,reduce,bcast" --collectives alltoall
 check "--launches: at least 1" --launches 0
 check "-m 4,x: expected sizes in bytes" -m 4,x

@@ -16,14 +16,7 @@ elif ! grep -Eq '^allreduce +8( +-?[0-9]+\.[0-9]{3}){7}$' "$out/stdout" ||
     [[ $(grep -c ",allreduce,1," "$out/runs.csv") -ne 6 ]]; then
   echo "FAIL: two runs: table or runs.csv not as expected"; cat "$out/stdout" "$out/runs.csv"; fail=1
 fi
-check() {  # check REGEX ARGS...
-  local want=$1; shift
-  local err rc
-  err=$("$py" "$script" --build "$build" --mpi "$mpi" "$@" 2>&1 >/dev/null); rc=$?
-  if [[ $rc -ne 2 || $(wc -l <<<"$err") -ne 1 || ! $err =~ $want ]]; then
-    echo "FAIL: preload_overhead.py $*: exit $rc, stderr: $err"; fail=1
-  fi
-}
+source "$(dirname "$0")/refusal.sh"  # check REGEX ARGS...
 check "--collectives bcast: expected alltoall, allgather or allreduce" --collectives bcast
 check "--in-place: alltoall has no in-place form" --in-place --collectives alltoall
 check "--runs: at least 1" --runs 0
