@@ -80,7 +80,7 @@ class ShmSegment {
   /// Waits until local rank q's flag has reached `target`.
   void wait(int q, std::uint32_t target) const;
   /// Every rank's descriptor for this call (a blocking call's buffers),
-  /// into known(): one step (set) and a wait for every rank of the
+  /// into known(): one step (set) and a wait for every other rank of the
   /// segment. A rank writes its slot only when its descriptor changed
   /// since its last exchange, and says which in a version word (one per
   /// call parity, as a rank may be one call ahead) on a cache line of its
