@@ -208,9 +208,9 @@ bool enter_call(Engines& e, const Call& c, std::size_t bytes, const std::string&
   const std::uint64_t registry = shm_registry_changes();
   if (!e.described || e.described->in != c.in() || e.described->out != c.recv || e.described->registry != registry) {
     const Descriptor mine = describe(c.in(), c.recv, bytes, peers);
-    e.described = Engines::Described{c.in(), c.recv, registry, mine, choose(mine, peers, requested)};
+    e.described = Engines::Described{c.in(), c.recv, registry, mine, &e.get(choose(mine, peers, requested))};
   }
-  if (const Engine& guess = e.get(e.described->guess); guess.enter) guess.enter(c, start);
+  if (const Engine& guess = *e.described->guess; guess.enter) guess.enter(c, start);
   seg.exchange(e.described->mine);
   const std::pair<std::uint64_t, std::uint64_t> now{seg.known_changes(), registry};
   if (e.reach_for != now) {
@@ -218,7 +218,8 @@ bool enter_call(Engines& e, const Call& c, std::size_t bytes, const std::string&
     const Path path = choose(all, peers, requested);
     reach(all, path, e.reach);
     e.reach_for = now;
-    e.guessed = e.get(path).enter && std::all_of(all.begin(), all.end(), [&](const Descriptor& d) {
+    e.agreed = &e.get(path);
+    e.guessed = e.agreed->enter && std::all_of(all.begin(), all.end(), [&](const Descriptor& d) {
                   return choose(d, peers, requested) == path;
                 });
   }
@@ -233,7 +234,11 @@ const Engine& Engines::get(Path p) {
   return *e;
 }
 
-Scratch::Scratch(int q, bool cma) : srcs(static_cast<std::size_t>(q) + 1), to(static_cast<std::size_t>(q) + 1) {
+Scratch::Scratch(int q, bool cma, const CollArgs& args)
+    : reduce(args.type, args.op),
+      elem(args.type_bytes()),
+      srcs(static_cast<std::size_t>(q) + 1),
+      to(static_cast<std::size_t>(q) + 1) {
   dsts.reserve(static_cast<std::size_t>(q) + 1);
   if (!cma || q < 2) return;
   // 256 KiB in all (half of a typical L2), at least a page per source.
@@ -250,14 +255,14 @@ void cma_read_or_abort(pid_t pid, void* local, std::uintptr_t remote, std::size_
   }
 }
 
-void sum_to(Scratch& w, int k, std::size_t lo, std::size_t bytes, const CollArgs& args) {
+void sum_to(Scratch& w, int k, std::size_t lo, std::size_t bytes) {
   const int nd = static_cast<int>(w.dsts.size());
   for (int d = 0; d < nd; ++d) w.to[static_cast<std::size_t>(d)] = w.dsts[static_cast<std::size_t>(d)] + lo;
-  reduce_many_to(w.to.data(), nd, w.srcs.data(), k, static_cast<int>(bytes / args.type_bytes()), args.type, args.op);
+  w.reduce(w.to.data(), nd, w.srcs.data(), k, static_cast<int>(bytes / w.elem));
 }
 
 void sum_inputs(const Call& c, int me, const std::vector<pid_t>& pids, const std::vector<int>& from, std::size_t lo,
-                std::size_t hi, Scratch& w, const CollArgs& args) {
+                std::size_t hi, Scratch& w) {
   if (hi <= lo) return;
   const int k = static_cast<int>(from.size());
   if (c.reach->path == Path::registered) {
@@ -265,7 +270,7 @@ void sum_inputs(const Call& c, int me, const std::vector<pid_t>& pids, const std
       const int x = from[static_cast<std::size_t>(i)];
       w.srcs[static_cast<std::size_t>(i)] = (x == me ? c.in() : c.reach->in[static_cast<std::size_t>(x)]) + lo;
     }
-    sum_to(w, k, lo, hi - lo, args);
+    sum_to(w, k, lo, hi - lo);
     return;
   }
   // cma: chunk by chunk, the others' parts into the scratch, then one sum.
@@ -283,7 +288,7 @@ void sum_inputs(const Call& c, int me, const std::vector<pid_t>& pids, const std
                         len);
       w.srcs[static_cast<std::size_t>(i)] = buf;
     }
-    sum_to(w, k, at, len, args);
+    sum_to(w, k, at, len);
   }
 }
 
@@ -381,7 +386,7 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
       r.path = Path::copy_in;
     else
       call.entered = enter_call(*e, call, bytes, per_call);
-    const auto& phases = e->get(r.path).phases;
+    const auto& phases = (copy_in ? e->get(Path::copy_in) : *e->agreed).phases;
     if (copy_in) {  // the next call of these engines runs them directly (Hot)
       hot->phases = &phases;
       hot->call = call;

@@ -36,6 +36,7 @@
 #include "copy_path.hpp"
 #include "mcb/collective.hpp"
 #include "mcb/plan.hpp"
+#include "mcb/reduction.hpp"
 #include "shm.hpp"
 
 namespace mcb::allreduce::detail {
@@ -100,18 +101,20 @@ class Engines {
   /// A blocking call's buffers, kept between calls (the engines of one
   /// --copy: it is part of the cache key): mine as described, and the path
   /// they alone would take (for these buffers, while the registry stood
-  /// still); the call's path, whether every rank guessed it, and every
-  /// rank's buffers as this rank reaches them on it (for the segment's
-  /// descriptors and the registry then).
+  /// still) and its engine; the call's path and its engine, whether every
+  /// rank guessed it, and every rank's buffers as this rank reaches them on
+  /// it (for the segment's descriptors and the registry then). Engines are
+  /// kept by address: a repeated call looks none up.
   struct Described {
     const void* in = nullptr;
     const void* out = nullptr;
     std::uint64_t registry = 0;
     Descriptor mine;
-    Path guess = Path::copy_in;
+    const Engine* guess = nullptr;
   };
   std::optional<Described> described;
   Reach reach;
+  const Engine* agreed = nullptr;
   bool guessed = false;
   std::optional<std::pair<std::uint64_t, std::uint64_t>> reach_for;  // (known_changes, registry)
 
@@ -124,13 +127,18 @@ class Engines {
   static inline std::uint64_t made = 0;
 };
 
-/// What a call's stages use without allocating: lists of sources and
-/// destinations with room for every rank of the domain and one more, and on
-/// the cma path a chunk per source, together small enough to stay in the
-/// core's cache while the chunk is summed.
+/// What a call's stages use without allocating or looking up: lists of
+/// sources and destinations with room for every rank of the domain and one
+/// more, on the cma path a chunk per source, together small enough to stay
+/// in the core's cache while the chunk is summed, and the call's reduction
+/// resolved once (its kernel and element size: looked up per sum, they were
+/// about 150 instructions a call, 13% of a registered 8 KiB allreduce's,
+/// issue 57).
 class Scratch {
  public:
-  Scratch(int q, bool cma);
+  Scratch(int q, bool cma, const CollArgs& args);
+  Reducer reduce;                 // args.type and args.op
+  std::size_t elem = 1;           // bytes per element
   std::vector<const void*> srcs;  // q + 1 entries
   std::vector<void*> to;          // q + 1 entries
   std::vector<char*> dsts;        // capacity q + 1: clear() and push_back() per use
@@ -153,10 +161,10 @@ void cma_read_or_abort(pid_t pid, void* local, std::uintptr_t remote, std::size_
 /// process_vm_readv into `scratch`, then summed (a refusal now, after the
 /// probe allowed it, aborts the job with the reason).
 void sum_inputs(const Call& c, int me, const std::vector<pid_t>& pids, const std::vector<int>& from, std::size_t lo,
-                std::size_t hi, Scratch& w, const CollArgs& args);
+                std::size_t hi, Scratch& w);
 /// dsts (w.dsts, their starts) at [lo, lo + n elements) = the sum of the k
 /// sources already in w.srcs.
-void sum_to(Scratch& w, int k, std::size_t lo, std::size_t bytes, const CollArgs& args);
+void sum_to(Scratch& w, int k, std::size_t lo, std::size_t bytes);
 
 /// The --interface parameter: persistent (default) or blocking.
 ParamSpec interface_param();

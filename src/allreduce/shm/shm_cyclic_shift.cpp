@@ -186,13 +186,13 @@ detail::Engine::Phase reduce_scatter_phase(std::shared_ptr<detail::ShmSegment> s
                 w->dsts.assign(1, spread ? static_cast<char*>(call.recv) : mine);
                 if (!spread && writes_out(*c, dual, j, op.range)) w->dsts.push_back(static_cast<char*>(call.recv));
                 if (j == 0 && direct) {
-                  detail::sum_inputs(call, me, seg->peers().pids, first[i], op.range.lo, op.range.hi, *w, args);
+                  detail::sum_inputs(call, me, seg->peers().pids, first[i], op.range.lo, op.range.hi, *w);
                   continue;
                 }
                 int k = 0;
                 w->srcs[static_cast<std::size_t>(k++)] = (j == 0 ? call.in() : mine) + op.range.lo;
                 for (int m : op.from) w->srcs[static_cast<std::size_t>(k++)] = seg->data(m) + op.range.lo;
-                detail::sum_to(*w, k, op.range.lo, op.range.size(), args);
+                detail::sum_to(*w, k, op.range.lo, op.range.size());
                 if (spread)
                   detail::spread_piece(*seg, static_cast<char*>(call.recv) + op.range.lo, op.range, args.memory());
               }
@@ -247,7 +247,7 @@ Plan shm_cyclic_shift(const CollArgs& args, const Layout& layout, const Params& 
       const bool direct = path != detail::Path::copy_in;  // stage 0 reads the inputs where they are
       const bool spread = spread_any && !direct;
       auto base = std::make_shared<std::uint32_t>(0);  // my counter when the call began
-      auto w = std::make_shared<detail::Scratch>(q, path == detail::Path::cma);
+      auto w = std::make_shared<detail::Scratch>(q, path == detail::Path::cma, args);
       auto engine = std::make_shared<detail::Engine>();
       auto ranges = direct ? raw : copied;
       engine->enter = [seg, c, ranges, args](const detail::Call& call, std::uint32_t start) {

@@ -116,12 +116,12 @@ detail::Engine::Phase reduce_scatter_phase(std::shared_ptr<detail::ShmSegment> s
                 if (last && (h.dual || h.spread)) w->dsts.push_back(static_cast<char*>(c.recv));
               }
               if (j == 0 && direct) {
-                detail::sum_inputs(c, me, seg->peers().pids, first, r.lo, r.hi, *w, args);
+                detail::sum_inputs(c, me, seg->peers().pids, first, r.lo, r.hi, *w);
               } else {
                 w->srcs[0] = (j == 0 ? c.in() : mine) + r.lo;
                 int k = 1;
                 for (int m : s->rs_members[j]) w->srcs[static_cast<std::size_t>(k++)] = seg->data(m) + r.lo;
-                detail::sum_to(*w, k, r.lo, r.size(), args);
+                detail::sum_to(*w, k, r.lo, r.size());
               }
               if (last && h.spread) detail::spread_piece(*seg, static_cast<char*>(c.recv) + r.lo, r, args.memory());
               seg->set();
@@ -173,7 +173,7 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
         engine->phases.push_back({"copy_in", [seg, base, enter = engine->enter](const detail::Call& c) {
                                     detail::first_step(*seg, enter, c, *base);
                                   }});
-      auto w = std::make_shared<detail::Scratch>(q, path == detail::Path::cma);
+      auto w = std::make_shared<detail::Scratch>(q, path == detail::Path::cma, args);
       std::vector<int> first{me};  // whose inputs the first stage sums
       if (!s->rs_members.empty()) first.insert(first.end(), s->rs_members[0].begin(), s->rs_members[0].end());
       engine->phases.push_back(

@@ -232,12 +232,12 @@ detail::Engine::Phase reduce_phase(const Shared& x, std::shared_ptr<detail::Scra
             }
             const std::vector<int>& from = first[j];
             if (j == 0 && x.direct) {
-              detail::sum_inputs(c, x.me, seg.peers().pids, from, st.part.lo, st.part.hi, *w, x.args);
+              detail::sum_inputs(c, x.me, seg.peers().pids, from, st.part.lo, st.part.hi, *w);
             } else {
               int k = 0;
               for (int r : from)
                 w->srcs[static_cast<std::size_t>(k++)] = (r == x.me && j == 0 ? c.in() : seg.data(r)) + st.part.lo;
-              detail::sum_to(*w, k, st.part.lo, st.part.size(), x.args);
+              detail::sum_to(*w, k, st.part.lo, st.part.size());
             }
           }
           seg.set();  // my part is summed
@@ -302,7 +302,7 @@ Plan tree(Kind kind, const CollArgs& args, const Layout& layout, const Params& p
         x.pieces = std::max<std::size_t>(1, (bytes + kBcastPiece - 1) / kBcastPiece);
       if (x.sums_to_recv()) x.own_last = t->stages.back().part;
       auto base = x.base;
-      auto w = std::make_shared<detail::Scratch>(q, path == detail::Path::cma);
+      auto w = std::make_shared<detail::Scratch>(q, path == detail::Path::cma, args);
       const auto stages = static_cast<std::uint32_t>(t->stages.size());
       auto engine = std::make_shared<detail::Engine>();
       engine->enter = enter_of(x);
