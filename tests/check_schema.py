@@ -41,7 +41,11 @@ def main(doc, csv_path, json_path):
                 failures.append(f"JSON line {i + 1} keys {keys} != docs/schema.md")
                 break
 
-    for frame, label in ((pd.read_csv(csv_path), "CSV"), (pd.read_json(json_path, lines=True), "JSON")):
+    # dtype=False: the JSON's own number types (pandas would make a float
+    # column whose every value is integral, 0.000 in a slow oversubscribed
+    # run's algbw_gbps, an integer one).
+    json_frame = pd.read_json(json_path, lines=True, dtype=False)
+    for frame, label in ((pd.read_csv(csv_path), "CSV"), (json_frame, "JSON")):
         for name, kind in schema:
             dtype = frame[name].dtype
             ok = {"string": dtype == object, "integer": pd.api.types.is_integer_dtype(dtype),
