@@ -235,10 +235,7 @@ const Engine& Engines::get(Path p) {
 }
 
 Scratch::Scratch(int q, bool cma, const CollArgs& args)
-    : reduce(args.type, args.op),
-      elem(args.type_bytes()),
-      srcs(static_cast<std::size_t>(q) + 1),
-      to(static_cast<std::size_t>(q) + 1) {
+    : reduce(args.type, args.op), srcs(static_cast<std::size_t>(q) + 1), to(static_cast<std::size_t>(q) + 1) {
   dsts.reserve(static_cast<std::size_t>(q) + 1);
   if (!cma || q < 2) return;
   // 256 KiB in all (half of a typical L2), at least a page per source.
@@ -258,7 +255,7 @@ void cma_read_or_abort(pid_t pid, void* local, std::uintptr_t remote, std::size_
 void sum_to(Scratch& w, int k, std::size_t lo, std::size_t bytes) {
   const int nd = static_cast<int>(w.dsts.size());
   for (int d = 0; d < nd; ++d) w.to[static_cast<std::size_t>(d)] = w.dsts[static_cast<std::size_t>(d)] + lo;
-  w.reduce(w.to.data(), nd, w.srcs.data(), k, static_cast<int>(bytes / w.elem));
+  w.reduce(w.to.data(), nd, w.srcs.data(), k, static_cast<int>(bytes / w.reduce.element_bytes()));
 }
 
 void sum_inputs(const Call& c, int me, const std::vector<pid_t>& pids, const std::vector<int>& from, std::size_t lo,

@@ -132,13 +132,11 @@ class Engines {
 /// more, on the cma path a chunk per source, together small enough to stay
 /// in the core's cache while the chunk is summed, and the call's reduction
 /// resolved once (its kernel and element size: looked up per sum, they were
-/// about 150 instructions a call, 13% of a registered 8 KiB allreduce's,
-/// issue 57).
+/// about 185 instructions of a registered 8 KiB allreduce, issue 57).
 class Scratch {
  public:
   Scratch(int q, bool cma, const CollArgs& args);
   Reducer reduce;                 // args.type and args.op
-  std::size_t elem = 1;           // bytes per element
   std::vector<const void*> srcs;  // q + 1 entries
   std::vector<void*> to;          // q + 1 entries
   std::vector<char*> dsts;        // capacity q + 1: clear() and push_back() per use

@@ -91,6 +91,7 @@ class Reducer {
   Reducer() = default;
   Reducer(MPI_Datatype type, MPI_Op op);
   void operator()(void* const* dsts, int nd, const void* const* srcs, int k, int n) const;
+  std::size_t element_bytes() const { return static_cast<std::size_t>(size_); }
 
  private:
   using Kernel = void (*)(void* const*, int, const void* const*, int, int);
