@@ -3,7 +3,7 @@
 include(CMakePackageConfigHelpers)
 
 install(TARGETS mcb EXPORT mcbTargets ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(DIRECTORY src/core/mcb/ src/alltoall/mcb/ src/allgather/mcb/ src/allreduce/mcb/ src/pingpong/mcb/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/mcb
+install(DIRECTORY src/core/mcb/ src/alltoall/mcb/ src/allgather/mcb/ src/allreduce/mcb/ src/reduce_scatter/mcb/ src/rooted/mcb/ src/pingpong/mcb/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/mcb
         FILES_MATCHING PATTERN "*.hpp")
 install(EXPORT mcbTargets NAMESPACE mcb:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/mcb)
 configure_package_config_file(cmake/mcbConfig.cmake.in ${CMAKE_CURRENT_BINARY_DIR}/mcbConfig.cmake

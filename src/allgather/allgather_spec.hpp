@@ -10,16 +10,14 @@
 namespace mcb::bench {
 
 inline CollectiveSpec allgather_spec(const char* binary, const std::vector<Algorithm>* algorithms) {
-  auto one_block = [](std::size_t count, int) { return count; };
-  auto all_blocks = [](std::size_t count, int p) { return count * static_cast<std::size_t>(p); };
-  auto send_value = [](int rank, int p, std::size_t, std::size_t index) {
-    return pattern(static_cast<std::uint64_t>(rank), static_cast<std::uint64_t>(p), index);
+  auto one_block = [](const Shape& s, int) { return s.count; };
+  auto all_blocks = [](const Shape& s, int) { return s.count * static_cast<std::size_t>(s.p); };
+  auto send_value = [](int rank, const Shape& s, std::size_t index) {
+    return pattern(static_cast<std::uint64_t>(rank), static_cast<std::uint64_t>(s.p), index);
   };
   CollectiveSpec spec{binary, "allgather", algorithms, one_block, all_blocks, send_value};
-  spec.source = [](int, int, std::size_t count, std::size_t j) {
-    return Source{static_cast<int>(j / count), j % count};
-  };
-  spec.in_place_offset = [](int rank, int, std::size_t count) { return count * static_cast<std::size_t>(rank); };
+  spec.source = [](int, const Shape& s, std::size_t j) { return Source{static_cast<int>(j / s.count), j % s.count}; };
+  spec.in_place_offset = [](int rank, const Shape& s) { return s.count * static_cast<std::size_t>(rank); };
   spec.bus_factor = [](int p) { return (p - 1.0) / p; };  // (n-1)/n of the receive buffer arrives
   return spec;
 }

@@ -13,21 +13,22 @@ namespace mcb::allgather {
 
 Plan bruck(const CollArgs& args) {
   const detail::Blocks b(args);
-  const Buffer scratch(args.memory(), static_cast<std::size_t>(b.p) * b.bytes);
+  // The scratch holds the blocks in the order rank, rank + 1, ... (mod P).
+  const Buffer scratch(args.memory(), static_cast<std::size_t>(b.span(0, b.p)) * b.elem);
   auto* x = scratch.as<char>();
   Plan plan;
   plan.add("exchange", [b, scratch, x] {
-    b.args.memory().copy(x, b.own(), b.bytes);
+    b.args.memory().copy(x, b.own(), b.bytes(b.rank));
     for (int d = 1; d < b.p; d *= 2) {
-      const int n = std::min(d, b.p - d);
-      MPI_Sendrecv(x, n * b.args.count, b.args.type, b.mod(b.rank - d), 0, x + d * b.bytes, n * b.args.count,
-                   b.args.type, b.mod(b.rank + d), 0, b.args.comm, MPI_STATUS_IGNORE);
+      const int n = std::min(d, b.p - d), to = b.mod(b.rank - d), from = b.mod(b.rank + d);
+      MPI_Sendrecv(x, b.rotated(b.rank, n), b.args.type, to, 0, x + b.rotated(b.rank, d) * b.elem, b.rotated(from, n),
+                   b.args.type, from, 0, b.args.comm, MPI_STATUS_IGNORE);
     }
   });
   plan.add("rotate", [b, scratch, x] {
-    const std::size_t head = static_cast<std::size_t>(b.p - b.rank) * b.bytes;
+    const std::size_t head = static_cast<std::size_t>(b.span(b.rank, b.p)) * b.elem;
     b.args.memory().copy(b.at(b.rank), x, head);
-    b.args.memory().copy(b.at(0), x + head, static_cast<std::size_t>(b.rank) * b.bytes);
+    b.args.memory().copy(b.at(0), x + head, static_cast<std::size_t>(b.span(0, b.rank)) * b.elem);
   });
   return plan;
 }

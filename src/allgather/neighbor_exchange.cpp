@@ -23,18 +23,19 @@ Plan neighbor_exchange(const CollArgs& args) {
   plan.add("exchange", [b] {
     const int pairs = b.p / 2, q = b.rank / 2;
     const bool even = b.rank % 2 == 0;
-    auto pair_block = [&](int pair) { return b.at(2 * (((pair % pairs) + pairs) % pairs)); };
+    auto first = [&](int pair) { return 2 * (((pair % pairs) + pairs) % pairs); };
     b.place_own();
     const int partner = even ? b.rank + 1 : b.rank - 1;
-    MPI_Sendrecv(b.at(b.rank), b.args.count, b.args.type, partner, 0, b.at(partner), b.args.count, b.args.type, partner,
-                 0, b.args.comm, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(b.at(b.rank), b.count(b.rank), b.args.type, partner, 0, b.at(partner), b.count(partner), b.args.type,
+                 partner, 0, b.args.comm, MPI_STATUS_IGNORE);
     int last = q;  // the pair received in the step before
     for (int i = 1; i < pairs; ++i) {
       const bool to_left = (i % 2 == 1) == even;  // even ranks start on the left
       const int peer = b.mod(to_left ? b.rank - 1 : b.rank + 1);
       const int next = to_left ? q - (i + 1) / 2 : q + (i + 1) / 2;
-      MPI_Sendrecv(pair_block(last), 2 * b.args.count, b.args.type, peer, 0, pair_block(next), 2 * b.args.count,
-                   b.args.type, peer, 0, b.args.comm, MPI_STATUS_IGNORE);
+      const int out = first(last), in = first(next);
+      MPI_Sendrecv(b.at(out), b.span(out, out + 2), b.args.type, peer, 0, b.at(in), b.span(in, in + 2), b.args.type,
+                   peer, 0, b.args.comm, MPI_STATUS_IGNORE);
       last = next;
     }
   });

@@ -23,8 +23,8 @@ Plan recursive_doubling(const CollArgs& args) {
     b.place_own();
     for (int d = 1; d < b.p; d *= 2) {
       const int partner = b.rank ^ d, mine = b.rank & ~(d - 1), theirs = partner & ~(d - 1);
-      MPI_Sendrecv(b.at(mine), d * b.args.count, b.args.type, partner, 0, b.at(theirs), d * b.args.count, b.args.type,
-                   partner, 0, b.args.comm, MPI_STATUS_IGNORE);
+      MPI_Sendrecv(b.at(mine), b.span(mine, mine + d), b.args.type, partner, 0, b.at(theirs),
+                   b.span(theirs, theirs + d), b.args.type, partner, 0, b.args.comm, MPI_STATUS_IGNORE);
     }
   });
   return plan;

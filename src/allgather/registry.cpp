@@ -13,5 +13,7 @@ namespace mcb::allgather {
   X(sparbit)
 
 MCB_ALGORITHM_REGISTRY_CHARGED(allgather, MCB_ALLGATHER_ALGORITHMS, mpich_system)
+// mcb_allgatherv: the same algorithms on every rank's own count.
+MCB_ALGORITHM_REGISTRY_AS(v_algorithms, allgatherv, MCB_ALLGATHER_ALGORITHMS)
 
 }  // namespace mcb::allgather

@@ -14,9 +14,11 @@ Plan ring(const CollArgs& args) {
   plan.add("exchange", [b] {
     b.place_own();
     const int right = b.mod(b.rank + 1), left = b.mod(b.rank - 1);
-    for (int i = 0; i < b.p - 1; ++i)
-      MPI_Sendrecv(b.at(b.mod(b.rank - i)), b.args.count, b.args.type, right, 0, b.at(b.mod(b.rank - i - 1)),
-                   b.args.count, b.args.type, left, 0, b.args.comm, MPI_STATUS_IGNORE);
+    for (int i = 0; i < b.p - 1; ++i) {
+      const int out = b.mod(b.rank - i), in = b.mod(b.rank - i - 1);
+      MPI_Sendrecv(b.at(out), b.count(out), b.args.type, right, 0, b.at(in), b.count(in), b.args.type, left, 0,
+                   b.args.comm, MPI_STATUS_IGNORE);
+    }
   });
   return plan;
 }

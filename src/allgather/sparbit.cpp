@@ -49,10 +49,14 @@ Plan sparbit(const CollArgs& args) {
     for (const auto& s : steps) {
       const long d = s.distance;
       const int to = b.mod(b.rank + d), from = b.mod(b.rank - d);
-      for (long c = 0; c < s.blocks; ++c)
-        MPI_Irecv(b.at(b.mod(b.rank - (2 * c + 1) * d)), b.args.count, b.args.type, from, 0, b.args.comm, &r[c]);
-      for (long c = 0; c < s.blocks; ++c)
-        MPI_Isend(b.at(b.mod(b.rank - 2 * c * d)), b.args.count, b.args.type, to, 0, b.args.comm, &r[s.blocks + c]);
+      for (long c = 0; c < s.blocks; ++c) {
+        const int in = b.mod(b.rank - (2 * c + 1) * d);
+        MPI_Irecv(b.at(in), b.count(in), b.args.type, from, 0, b.args.comm, &r[c]);
+      }
+      for (long c = 0; c < s.blocks; ++c) {
+        const int out = b.mod(b.rank - 2 * c * d);
+        MPI_Isend(b.at(out), b.count(out), b.args.type, to, 0, b.args.comm, &r[s.blocks + c]);
+      }
       wait_all(2 * s.blocks, r);
     }
   });

@@ -13,9 +13,9 @@
 namespace mcb::bench {
 
 inline CollectiveSpec allreduce_spec(const char* binary, const std::vector<Algorithm>* algorithms) {
-  auto vector = [](std::size_t count, int) { return count; };
+  auto vector = [](const Shape& s, int) { return s.count; };
   CollectiveSpec spec{binary, "allreduce", algorithms, vector, vector, nullptr};
-  spec.in_place_offset = [](int, int, std::size_t) { return std::size_t{0}; };
+  spec.in_place_offset = [](int, const Shape&) { return std::size_t{0}; };
   spec.reduces = true;
   spec.ops = {"sum", "prod", "min", "max", "band", "bor", "bxor"};
   spec.bus_factor = [](int p) { return 2.0 * (p - 1.0) / p; };  // reduce-scatter + allgather

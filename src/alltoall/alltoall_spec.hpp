@@ -11,13 +11,13 @@
 namespace mcb::bench {
 
 inline CollectiveSpec alltoall_spec(const char* binary, const std::vector<Algorithm>* algorithms) {
-  auto per_peer = [](std::size_t count, int p) { return count * static_cast<std::size_t>(p); };
-  auto send_value = [](int rank, int, std::size_t count, std::size_t index) {
-    return pattern(static_cast<std::uint64_t>(rank), index / count, index % count);
+  auto per_peer = [](const Shape& s, int) { return s.count * static_cast<std::size_t>(s.p); };
+  auto send_value = [](int rank, const Shape& s, std::size_t index) {
+    return pattern(static_cast<std::uint64_t>(rank), index / s.count, index % s.count);
   };
   CollectiveSpec spec{binary, "alltoall", algorithms, per_peer, per_peer, send_value};
-  spec.source = [](int rank, int, std::size_t count, std::size_t j) {
-    return Source{static_cast<int>(j / count), static_cast<std::size_t>(rank) * count + j % count};
+  spec.source = [](int rank, const Shape& s, std::size_t j) {
+    return Source{static_cast<int>(j / s.count), static_cast<std::size_t>(rank) * s.count + j % s.count};
   };
   spec.bus_factor = [](int p) { return (p - 1.0) / p; };  // (n-1)/n of the buffer leaves the rank
   return spec;

@@ -9,6 +9,23 @@
 
 namespace mcb {
 
+std::shared_ptr<const VCounts> VCounts::packed(std::vector<int> counts) {
+  auto v = std::make_shared<VCounts>();
+  v->displs.resize(counts.size() + 1);
+  int at = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    v->displs[r] = at;
+    at += counts[r];
+  }
+  v->displs.back() = at;
+  v->counts = std::move(counts);
+  return v;
+}
+
+std::shared_ptr<const VCounts> VCounts::equal(int count, int p) {
+  return packed(std::vector<int>(static_cast<std::size_t>(p), count));
+}
+
 int CollArgs::rank() const {
   int r = 0;
   MPI_Comm_rank(comm, &r);
@@ -56,7 +73,8 @@ PlanFactory layout_free(Plan (*f)(const CollArgs&)) {
   return [f](const CollArgs& a, const Layout&, const Params&) { return f(a); };
 }
 
-Plan persistent_request_plan(const std::string& phase, const std::function<void(MPI_Request*)>& init) {
+Plan persistent_request_plan(const std::string& phase, const std::function<void(MPI_Request*)>& init,
+                             std::shared_ptr<const void> keep) {
   auto request = std::shared_ptr<MPI_Request>(new MPI_Request(MPI_REQUEST_NULL), [](MPI_Request* r) {
     int finalized = 0;
     MPI_Finalized(&finalized);
@@ -65,7 +83,7 @@ Plan persistent_request_plan(const std::string& phase, const std::function<void(
   });
   init(request.get());
   Plan plan;
-  plan.add(phase, [request] {
+  plan.add(phase, [request, keep] {
     MPI_Start(request.get());
     MPI_Wait(request.get(), MPI_STATUS_IGNORE);
   });

@@ -1,8 +1,10 @@
 // system and system_persistent of every collective (mcb/system.hpp): the
 // system MPI's own MPI_Alltoall, MPI_Allgather, MPI_Allreduce, MPI_Reduce,
-// MPI_Bcast, and the persistent MPI_*_init (MPI-4, and Open MPI 5, which
-// has them while its MPI_VERSION still says 3) or MPIX_*_init (Open MPI
-// 4.1's pcollreq extension) of the first three.
+// MPI_Bcast, MPI_Reduce_scatter_block, MPI_Reduce_scatter, MPI_Allgatherv,
+// MPI_Gather(v) and MPI_Scatter(v), and the persistent MPI_*_init (MPI-4,
+// and Open MPI 5, which has them while its MPI_VERSION still says 3) or
+// MPIX_*_init (Open MPI 4.1's pcollreq extension) of all but reduce and
+// bcast.
 #include "mcb/system.hpp"
 
 #include <string>
@@ -46,8 +48,59 @@ Names names(Collective c) {
       return {"reduce", "Reduce", false};
     case Collective::bcast:
       return {"bcast", "Bcast", false};
+    case Collective::reduce_scatter_block:
+      return {"reduce_scatter_block", "Reduce_scatter_block", true};
+    case Collective::reduce_scatter:
+      return {"reduce_scatter", "Reduce_scatter", true};
+    case Collective::allgatherv:
+      return {"allgatherv", "Allgatherv", true};
+    case Collective::gather:
+      return {"gather", "Gather", true};
+    case Collective::gatherv:
+      return {"gatherv", "Gatherv", true};
+    case Collective::scatter:
+      return {"scatter", "Scatter", true};
+    case Collective::scatterv:
+      return {"scatterv", "Scatterv", true};
   }
   throw Error("system: unknown collective");
+}
+
+bool rooted(Collective c) {
+  return c == Collective::reduce || c == Collective::bcast || c == Collective::gather || c == Collective::gatherv ||
+         c == Collective::scatter || c == Collective::scatterv;
+}
+
+// The buffers a rooted call passes, as mcb places the data in place
+// (mcb/system.hpp, blocking()); out of place, the call's own.
+struct Rooted {
+  const void* send;
+  void* recv;
+};
+Rooted rooted_buffers(Collective c, const CollArgs& a) {
+  if (a.sendbuf != MPI_IN_PLACE) return {a.sendbuf, a.recvbuf};
+  const bool root = a.rank() == 0;
+  char* recv = static_cast<char*>(a.recvbuf);
+  switch (c) {
+    case Collective::gather:
+    case Collective::gatherv:
+      return {root ? MPI_IN_PLACE : recv + a.displ_of(a.rank()) * a.type_bytes(), recv};
+    case Collective::scatter:
+    case Collective::scatterv:
+      return {recv, root ? MPI_IN_PLACE : recv};
+    default:
+      return {a.sendbuf, a.recvbuf};
+  }
+}
+
+// Every rank's counts and displacements of a v-form.
+const int* counts(const CollArgs& a) {
+  if (!a.v) throw Error("system: a v-form needs every rank's counts");
+  return a.v->counts.data();
+}
+const int* displs(const CollArgs& a) {
+  if (!a.v) throw Error("system: a v-form needs every rank's counts");
+  return a.v->displs.data();
 }
 
 std::string no_init(Collective c) {
@@ -86,6 +139,39 @@ Plan blocking(Collective c, const CollArgs& args) {
       });
       break;
     }
+    case Collective::reduce_scatter_block:
+      plan.add("reduce_scatter_block",
+               [a = args] { MPI_Reduce_scatter_block(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.comm); });
+      break;
+    case Collective::reduce_scatter:
+      plan.add("reduce_scatter",
+               [a = args, n = counts(args)] { MPI_Reduce_scatter(a.sendbuf, a.recvbuf, n, a.type, a.op, a.comm); });
+      break;
+    case Collective::allgatherv:
+      plan.add("allgatherv", [a = args, n = counts(args), d = displs(args)] {
+        MPI_Allgatherv(a.sendbuf, a.count, a.type, a.recvbuf, n, d, a.type, a.comm);
+      });
+      break;
+    case Collective::gather:
+      plan.add("gather", [a = args, b = rooted_buffers(c, args)] {
+        MPI_Gather(b.send, a.count, a.type, b.recv, a.count, a.type, 0, a.comm);
+      });
+      break;
+    case Collective::gatherv:
+      plan.add("gatherv", [a = args, b = rooted_buffers(c, args), n = counts(args), d = displs(args)] {
+        MPI_Gatherv(b.send, a.count, a.type, b.recv, n, d, a.type, 0, a.comm);
+      });
+      break;
+    case Collective::scatter:
+      plan.add("scatter", [a = args, b = rooted_buffers(c, args)] {
+        MPI_Scatter(b.send, a.count, a.type, b.recv, a.count, a.type, 0, a.comm);
+      });
+      break;
+    case Collective::scatterv:
+      plan.add("scatterv", [a = args, b = rooted_buffers(c, args), n = counts(args), d = displs(args)] {
+        MPI_Scatterv(b.send, n, d, a.type, b.recv, a.count, a.type, 0, a.comm);
+      });
+      break;
   }
   return plan;
 }
@@ -103,19 +189,47 @@ bool have_persistent(Collective c) { return MCB_HAVE_INIT && names(c).persistent
 Plan persistent(Collective c, const CollArgs& args) {
   if (!have_persistent(c)) throw Error("system_persistent: " + no_init(c));
 #if MCB_HAVE_INIT
-  return persistent_request_plan(names(c).lower, [c, &args](MPI_Request* r) {
-    const auto& a = args;
-    switch (c) {
-      case Collective::alltoall:
-        MCB_INIT(Alltoall)(a.sendbuf, a.count, a.type, a.recvbuf, a.count, a.type, a.comm, MPI_INFO_NULL, r);
-        break;
-      case Collective::allgather:
-        MCB_INIT(Allgather)(a.sendbuf, a.count, a.type, a.recvbuf, a.count, a.type, a.comm, MPI_INFO_NULL, r);
-        break;
-      default:
-        MCB_INIT(Allreduce)(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.comm, MPI_INFO_NULL, r);
-    }
-  });
+  // The counts live in `args.v`, which the plan keeps alive (MPI may read
+  // them at every start).
+  return persistent_request_plan(
+      names(c).lower,
+      [c, &args](MPI_Request* r) {
+        const auto& a = args;
+        const Rooted b = rooted_buffers(c, a);
+        const MPI_Info info = MPI_INFO_NULL;
+        switch (c) {
+          case Collective::alltoall:
+            MCB_INIT(Alltoall)(a.sendbuf, a.count, a.type, a.recvbuf, a.count, a.type, a.comm, info, r);
+            break;
+          case Collective::allgather:
+            MCB_INIT(Allgather)(a.sendbuf, a.count, a.type, a.recvbuf, a.count, a.type, a.comm, info, r);
+            break;
+          case Collective::reduce_scatter_block:
+            MCB_INIT(Reduce_scatter_block)(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.comm, info, r);
+            break;
+          case Collective::reduce_scatter:
+            MCB_INIT(Reduce_scatter)(a.sendbuf, a.recvbuf, counts(a), a.type, a.op, a.comm, info, r);
+            break;
+          case Collective::allgatherv:
+            MCB_INIT(Allgatherv)(a.sendbuf, a.count, a.type, a.recvbuf, counts(a), displs(a), a.type, a.comm, info, r);
+            break;
+          case Collective::gather:
+            MCB_INIT(Gather)(b.send, a.count, a.type, b.recv, a.count, a.type, 0, a.comm, info, r);
+            break;
+          case Collective::gatherv:
+            MCB_INIT(Gatherv)(b.send, a.count, a.type, b.recv, counts(a), displs(a), a.type, 0, a.comm, info, r);
+            break;
+          case Collective::scatter:
+            MCB_INIT(Scatter)(b.send, a.count, a.type, b.recv, a.count, a.type, 0, a.comm, info, r);
+            break;
+          case Collective::scatterv:
+            MCB_INIT(Scatterv)(b.send, counts(a), displs(a), a.type, b.recv, a.count, a.type, 0, a.comm, info, r);
+            break;
+          default:
+            MCB_INIT(Allreduce)(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.comm, info, r);
+        }
+      },
+      args.v);
 #else
   (void)args;
   throw Error("system_persistent: " + no_init(c));
@@ -124,7 +238,10 @@ Plan persistent(Collective c, const CollArgs& args) {
 
 std::vector<Algorithm> algorithms(Collective c, PlanFactory charged) {
   const Names n = names(c);
-  const std::string what = c == Collective::reduce ? " to rank 0" : c == Collective::bcast ? " from rank 0" : "";
+  const std::string what = !rooted(c) ? ""
+                           : c == Collective::bcast || c == Collective::scatter || c == Collective::scatterv
+                               ? " from rank 0"
+                               : " to rank 0";
   std::vector<Algorithm> v;
   v.push_back({"system",
                "the system MPI's MPI_" + std::string(n.mpi) + what,

@@ -32,15 +32,15 @@ inline std::vector<Algorithm> fft_algorithms(const std::vector<Algorithm>& allto
 }
 
 inline CollectiveSpec fft_spec(const char* binary, const std::vector<Algorithm>* algorithms) {
-  auto per_rank = [](std::size_t count, int p) { return count * static_cast<std::size_t>(p); };
-  auto send_value = [](int rank, int, std::size_t, std::size_t index) {
+  auto per_rank = [](const Shape& s, int) { return s.count * static_cast<std::size_t>(s.p); };
+  auto send_value = [](int rank, const Shape&, std::size_t index) {
     return pattern(static_cast<std::uint64_t>(rank), 0, index);
   };
   CollectiveSpec spec{binary, "fft", algorithms, per_rank, per_rank, send_value};
   // The whole vector (rank q's points are q's pattern, in rank order),
   // FFTW's serial transform, and this rank's slice of it.
-  spec.expected = [](int rank, int p, std::size_t count, std::vector<unsigned char>& out) {
-    const std::size_t local = static_cast<std::size_t>(p) * count, all = local * static_cast<std::size_t>(p);
+  spec.expected = [](int rank, const Shape& s, std::vector<unsigned char>& out) {
+    const std::size_t local = static_cast<std::size_t>(s.p) * s.count, all = local * static_cast<std::size_t>(s.p);
     const Datatype complex = parse_datatype("complex");
     std::vector<double> in(2 * all), transform(2 * all);
     for (std::size_t i = 0; i < all; ++i) store_element(complex, &in[2 * i], pattern(i / local, 0, i % local));

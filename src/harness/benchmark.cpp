@@ -65,10 +65,12 @@ class Runner {
     layout_ = &layout;
     const int p = layout_->size();
     const std::size_t tb = opt_.type.bytes;
-    const std::size_t max_count = opt_.sizes.back() / tb;
     // Algorithms send up to a whole buffer in one message (an int count).
-    const std::size_t most = std::max(spec_.send_elements(max_count, p), spec_.recv_elements(max_count, p));
-    if (max_count > static_cast<std::size_t>(INT_MAX) || most > INT_MAX / tb)
+    const Shape largest = shape_of(spec_, opt_, opt_.sizes.back() / tb, p);
+    std::size_t most = largest.count;
+    for (int r = 0; r < p; ++r)
+      most = std::max({most, spec_.send_elements(largest, r), spec_.recv_elements(largest, r)});
+    if (most > INT_MAX / tb)
       throw Error("--message-size " + std::to_string(opt_.sizes.back()) + ": a buffer of " + std::to_string(most * tb) +
                   " bytes on " + std::to_string(p) + " ranks is too large for one MPI count");
     // Processes of one GPU share its buffers; one per GPU runs the
@@ -76,8 +78,12 @@ class Runner {
     groups_ = spec_.gpus && layout.procs_per_gpu() > 1;
     owner_ = {&layout, groups_, !groups_ || layout.gpu_rank() == 0};
     leaders_ = groups_ ? agree_on(layout.comm(), [&] { return gpu_leaders(layout); }) : std::nullopt;
-    const std::size_t send_bytes = spec_.send_elements(max_count, p) * tb;
-    const std::size_t recv_bytes = spec_.recv_elements(max_count, p) * tb;
+    const int owner_rank = owner_.rank();
+    const Shape owned = shape_of(spec_, opt_, opt_.sizes.back() / tb, owner_.size());
+    // At least an element each: a rank with nothing to send (scatter's
+    // non-roots, a zero count) still has a buffer to point at.
+    const std::size_t send_bytes = std::max<std::size_t>(1, spec_.send_elements(owned, owner_rank)) * tb;
+    const std::size_t recv_bytes = std::max<std::size_t>(1, spec_.recv_elements(owned, owner_rank)) * tb;
     Buffers b = agree_on(layout_->comm(), [&] {
       Buffers x;
       // --buffers registered: every rank's from mcb::shm_allocate (collective);
@@ -102,30 +108,32 @@ class Runner {
     int failures = 0;
     for (std::size_t size : opt_.sizes) {
       watchdog_.begin(step_name(config, mode, size));  // --timeout: this step's clock
-      const std::size_t count = size / tb;
-      validator_.fill(b, count, owner_);
+      const std::size_t elements = size / tb;
+      const Shape shape = shape_of(spec_, opt_, elements, p);
+      validator_.fill(b, elements, owner_);
       CollArgs args{opt_.in_place ? MPI_IN_PLACE : b.send.data(),
                     b.recv.data(),
-                    static_cast<int>(count),
+                    static_cast<int>(shape.of(layout_->rank())),
                     opt_.type.mpi,
                     layout_->comm(),
                     opt_.op ? mpi_op(*opt_.op) : MPI_OP_NULL,
                     &mem_,
                     gpu_aware_,
                     opt_.staging};
+      if (spec_.vcounts) args.v = VCounts::packed(std::vector<int>(shape.counts.begin(), shape.counts.end()));
       spdlog::debug("{}: setting up for {} bytes", algorithm.name, size);
       // The setup (the persistent interface's init), timed: the max over ranks.
       MPI_Barrier(layout_->comm());
       watchdog_.started();
       const double t0 = MPI_Wtime();
-      Plan plan = make_plan(algorithm, config, args, b, count);
+      Plan plan = make_plan(algorithm, config, args, b, elements);
       double setup_us = (MPI_Wtime() - t0) * 1e6;
       MPI_Allreduce(MPI_IN_PLACE, &setup_us, 1, MPI_DOUBLE, MPI_MAX, layout_->comm());
       const int iterations = opt_.iterations > 0 ? opt_.iterations : default_iterations(size);
       const int warmup = opt_.warmup >= 0 ? opt_.warmup : default_warmup(size);
       watchdog_.stage(StepState::Stage::loop, iterations, warmup);
       Measurement m = measure(plan, layout_->comm(), iterations, warmup, mode, spec_.time_factor,
-                              !opt_.save_iterations.empty(), watchdog_.iteration(), fresh_send(b, count));
+                              !opt_.save_iterations.empty(), watchdog_.iteration(), fresh_send(b, elements));
       // What the plan reports is read after it ran: an algorithm that sets
       // up in its first execution (the blocking interface) decides there.
       double traffic = plan.traffic();  // the schedule's bytes per rank, max over ranks (0: not counted)
@@ -134,13 +142,13 @@ class Runner {
       std::string validation = "off";
       if (opt_.validate) {
         watchdog_.stage(StepState::Stage::validation);
-        const bool ok = validator_.check(algorithm.name, plan, b, count, size, owner_);
+        const bool ok = validator_.check(algorithm.name, plan, b, elements, size, owner_);
         validation = ok ? "pass" : "fail";
         failures += ok ? 0 : 1;
       }
       watchdog_.end();
       if (layout_->rank() == 0)
-        reporter_.row(algorithm, plan, mode, {size, count, iterations, warmup, validation, setup_us}, m);
+        reporter_.row(algorithm, plan, mode, {size, shape.count, iterations, warmup, validation, setup_us}, m);
       progress.step(label, size, layout_->num_nodes());  // between sizes, outside the timed loop
     }
     return failures;
@@ -160,12 +168,13 @@ class Runner {
   // reads it), so that the lines are modified in my cache when the call
   // begins, as after an application computed them; processes sharing a
   // GPU's buffers leave it to the first of them. Nothing without the option.
-  std::function<void()> fresh_send(Buffers& b, std::size_t count) const {
+  std::function<void()> fresh_send(Buffers& b, std::size_t elements) const {
     if (!opt_.fresh_send || !owner_.writer) return {};
-    const int p = layout_->size();
+    const Shape s = shape_of(spec_, opt_, elements, owner_.size());
     Buffer& in = opt_.in_place ? b.recv : b.send;
     const std::size_t bytes =
-        (opt_.in_place ? spec_.recv_elements(count, p) : spec_.send_elements(count, p)) * opt_.type.bytes;
+        (opt_.in_place ? spec_.recv_elements(s, owner_.rank()) : spec_.send_elements(s, owner_.rank())) *
+        opt_.type.bytes;
     auto* data = static_cast<volatile char*>(in.data());
     return [data, bytes] {
       for (std::size_t i = 0; i < bytes; i += 64) data[i] = data[i];
@@ -191,7 +200,7 @@ class Runner {
   // through host copies (phases d2h and h2d around the algorithm's) when
   // MPI must not see the buffers and the algorithm does not stage itself.
   Plan make_plan(const Algorithm& algorithm, const Config& config, const CollArgs& args, const Buffers& b,
-                 std::size_t count) {
+                 std::size_t elements) {
     const bool by_leaders = groups_ && !algorithm.per_gpu;
     const bool stage = staged(algorithm);
     Plan plan = agree_on(layout_->comm(), [&] {
@@ -205,8 +214,9 @@ class Runner {
       h.gpu_aware = true;
       if (a.sendbuf != MPI_IN_PLACE) h.sendbuf = b.host_send.data();
       h.recvbuf = b.host_recv.data();
-      const std::size_t tb = opt_.type.bytes, nsend = spec_.send_elements(count, on.size()) * tb,
-                        nrecv = spec_.recv_elements(count, on.size()) * tb;
+      const Shape s = shape_of(spec_, opt_, elements, on.size());
+      const std::size_t tb = opt_.type.bytes, nsend = spec_.send_elements(s, on.rank()) * tb,
+                        nrecv = spec_.recv_elements(s, on.rank()) * tb;
       const Plan inner = algorithm.make(h, on, config.params);
       Plan staged;
       const Memory* mem = &mem_;
@@ -257,6 +267,7 @@ Offer offer_of(const CollectiveSpec& spec) {
   offer.buffers = spec.registered_buffers;
   offer.types = spec.types;
   offer.ops = spec.ops;
+  offer.counts = spec.vcounts;
   return offer;
 }
 

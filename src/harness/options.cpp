@@ -118,6 +118,7 @@ struct Given {
   std::string type, type_list, op, op_list;
   std::string algos, order = "block", region = "none", phase_mode, nodes, log_level;
   std::string sim_local_work = "on";
+  std::string counts = "equal";
   long long shared_malloc = 0;  // signed, so that a negative value is refused rather than wrapped
   int verbose = 0;
   bool list = false;
@@ -178,9 +179,14 @@ void add_gpu_options(CLI::App& app, Options& o, Given& g, const Offer& offer) {
         ->capture_default_str();
 }
 
-// The data: element type and reduction.
+// The data: element type, reduction and the v-forms' counts.
 void add_data_options(CLI::App& app, Given& g, const Offer& offer) {
   app.add_option("-T,--type", g.type, "element type: " + g.type_list)->capture_default_str();
+  if (offer.counts)
+    app.add_option("--counts", g.counts,
+                   "how the elements spread over the ranks: equal (OSU's), linear (rank r's share proportional to "
+                   "r+1), heavy (the last rank half of them) or zeros (the odd ranks none); the same total")
+        ->capture_default_str();
   if (!offer.ops.empty())
     app.add_option("--op", g.op, "reduction: " + g.op_list + " (the bitwise ones on integer types)")
         ->capture_default_str();
@@ -256,6 +262,7 @@ void check_data(Options& o, const Given& g, const std::string& binary, const Off
     if (!offered(canonical)) throw Error("--type " + g.type + ": " + binary + " takes " + g.type_list);
   }
   o.type = parse_datatype(g.type);
+  o.counts = parse_counts(g.counts);
   if (offer.ops.empty()) return;
   if (std::find(offer.ops.begin(), offer.ops.end(), g.op) == offer.ops.end())
     throw Error("--op " + g.op + ": " + binary + " takes " + g.op_list);

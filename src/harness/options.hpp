@@ -29,6 +29,17 @@ struct Config {
   bool named = false;  // named in --algorithm (not only through "all")
 };
 
+/// --counts: how the v-forms spread their elements over the ranks.
+///   equal:  OSU's (every rank the same; a reduce-scatter's vector split as
+///           evenly as it goes, the first ranks one element more);
+///   linear: rank r's share proportional to r + 1;
+///   heavy:  the last rank half of the elements, the others the rest evenly;
+///   zeros:  the odd ranks none, the even ranks the elements evenly.
+/// Every choice keeps the total, so the same -m moves the same bytes.
+enum class CountsKind { equal, linear, heavy, zeros };
+std::string to_string(CountsKind k);
+/// "equal", "linear", "heavy", "zeros"; throws Error otherwise.
+CountsKind parse_counts(const std::string& text);
 /// --gpu-aware: MPI calls on device pointers (yes), on host copies (no), or
 /// as the MPI says it can (auto).
 enum class GpuAware { automatic, yes, no };
@@ -70,6 +81,8 @@ struct Options {
   /// memory backend), registered (mcb::shm_allocate, node-shared) or mixed
   /// (registered on even ranks only, plain on odd ones: the fallback test).
   std::string buffers = "plain";
+  /// --counts of the v-forms (the Offer's vcounts); equal elsewhere.
+  CountsKind counts = CountsKind::equal;
   Params params;                // as given (lists unexpanded)
   std::vector<Config> configs;  // algorithms x parameter values, in run order
 };
@@ -91,6 +104,7 @@ struct Offer {
   std::vector<std::string> ops;
   bool gpus = false;     // --gpus-per-node, --procs-per-gpu, --gpu-aware
   bool buffers = false;  // --buffers plain|registered|mixed
+  bool counts = false;   // --counts equal|linear|heavy|zeros
 };
 
 /// Parses argv for benchmark `binary` offering `algorithms`. Throws Error

@@ -20,7 +20,7 @@ const std::vector<std::string>& schema_columns() {
                                                 "procs_per_gpu",  "gpu_aware",  "platform",       "osu_avg_us",
                                                 "osu_min_us",     "osu_max_us", "p90_us",         "p99_us",
                                                 "algbw_gbps",     "busbw_gbps", "buffers",        "mem_traffic_bytes",
-                                                "fresh_send"};
+                                                "fresh_send",     "counts"};
   return cols;
 }
 

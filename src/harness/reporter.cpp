@@ -148,9 +148,11 @@ void Reporter::print_device() const {
       !gpu_aware_ || host_copies_ ? (", host copies through " + to_string(opt_.staging) + " memory").c_str() : "");
 }
 
-// ", buffers: registered|mixed" when not plain; ", fresh send" with --fresh-send.
+// ", buffers: registered|mixed" when not plain; ", fresh send" with --fresh-send;
+// ", counts: equal|linear|heavy|zeros" in the v-forms.
 std::string Reporter::buffers_text() const {
-  return (opt_.buffers == "plain" ? "" : ", buffers: " + opt_.buffers) + (opt_.fresh_send ? ", fresh send" : "");
+  return (opt_.buffers == "plain" ? "" : ", buffers: " + opt_.buffers) + (opt_.fresh_send ? ", fresh send" : "") +
+         (spec_.vcounts ? ", counts: " + to_string(opt_.counts) : "");
 }
 
 // ", in place: yes|no" for the collectives that have an in-place mode.
@@ -171,16 +173,17 @@ void Reporter::row(const Algorithm& algorithm, const Plan& plan, PhaseMode mode,
   // receive) over the slowest rank's mean time (OSU's Max Latency), and
   // that times the collective's bus factor; in GB/s (1e9 B/s).
   const int p = layout_->size();
+  const Shape shape = shape_of(spec_, opt_, size / opt_.type.bytes, p);
   const double buffer_bytes =
-      static_cast<double>(std::max(spec_.send_elements(count, p), spec_.recv_elements(count, p)) * opt_.type.bytes);
+      static_cast<double>(std::max(spec_.send_elements(shape, 0), spec_.recv_elements(shape, 0)) * opt_.type.bytes);
   const double factor = spec_.bus_factor ? spec_.bus_factor(p) : 1.0;
   auto algbw = [&](const Stats& st) { return st.rank_max > 0 ? buffer_bytes / st.rank_max * 1e-3 : 0.0; };
   if (breakdown_)
     breakdown_->row(layout_->num_nodes(), layout_->size(), to_string(mode), size, m.phase_stats, m.total, validation,
                     params);
   else {
-    const double send_bytes = static_cast<double>(spec_.send_elements(count, p) * opt_.type.bytes);
-    const double recv_bytes = static_cast<double>(spec_.recv_elements(count, p) * opt_.type.bytes);
+    const double send_bytes = static_cast<double>(spec_.send_elements(shape, 0) * opt_.type.bytes);
+    const double recv_bytes = static_cast<double>(spec_.recv_elements(shape, 0) * opt_.type.bytes);
     table_->set_copy_bytes(opt_.in_place ? recv_bytes : send_bytes, recv_bytes);
     table->row(size, m.total, m.phase_stats, validation, setup_us, algbw(m.total), algbw(m.total) * factor, traffic_,
                m.total.rank_max > 0 ? traffic_ * layout_->ranks_per_node() / m.total.rank_max * 1e-3 : 0.0);
@@ -234,7 +237,8 @@ void Reporter::row(const Algorithm& algorithm, const Plan& plan, PhaseMode mode,
         .set("gpu_aware", static_cast<long long>(gpu_aware_ ? 1 : 0))
         .set("buffers", opt_.buffers)
         .set("mem_traffic_bytes", static_cast<long long>(traffic_))
-        .set("fresh_send", static_cast<long long>(opt_.fresh_send ? 1 : 0));
+        .set("fresh_send", static_cast<long long>(opt_.fresh_send ? 1 : 0))
+        .set("counts", to_string(opt_.counts));
     writer_->write(row);
   }
 }

@@ -95,23 +95,29 @@ std::int64_t reduction_value(ReduceOp op, bool unsigned_type, int rank, int p, s
   }
 }
 
-void fill_pattern(const CollectiveSpec& spec, const Options& opt, int rank, int p, std::size_t count,
+void fill_pattern(const CollectiveSpec& spec, const Options& opt, int rank, const Shape& shape,
                   std::vector<unsigned char>& out) {
-  const std::size_t n = spec.send_elements(count, p), tb = opt.type.bytes;
+  const int p = shape.p;
+  const std::size_t n = spec.send_elements(shape, rank), tb = opt.type.bytes;
   out.resize(n * tb);
   if (spec.reduces) {
     const bool u = is_unsigned(*opt.type.elem);
     for (std::size_t i = 0; i < n; ++i) store_integer(opt.type, &out[i * tb], reduction_value(*opt.op, u, rank, p, i));
     return;
   }
-  for (std::size_t i = 0; i < n; ++i) store_element(opt.type, &out[i * tb], spec.send_value(rank, p, count, i));
+  for (std::size_t i = 0; i < n; ++i) store_element(opt.type, &out[i * tb], spec.send_value(rank, shape, i));
 }
 
-void expected_result(const CollectiveSpec& spec, const Options& opt, int rank, int p, std::size_t count,
+std::size_t result_elements(const CollectiveSpec& spec, const Shape& shape, int rank) {
+  return spec.result_elements ? spec.result_elements(shape, rank) : spec.recv_elements(shape, rank);
+}
+
+void expected_result(const CollectiveSpec& spec, const Options& opt, int rank, const Shape& shape,
                      std::vector<unsigned char>& out) {
-  const std::size_t n = spec.recv_elements(count, p), tb = opt.type.bytes;
+  const int p = shape.p;
+  const std::size_t n = result_elements(spec, shape, rank), tb = opt.type.bytes;
   out.resize(n * tb);
-  if (spec.expected) return spec.expected(rank, p, count, out);
+  if (spec.expected) return spec.expected(rank, shape, out);
   if (spec.reduces) {
     // Element i: the values of the window's ranks combined in rank order.
     const ReduceOp op = *opt.op;
@@ -119,45 +125,50 @@ void expected_result(const CollectiveSpec& spec, const Options& opt, int rank, i
     const std::size_t ub = u ? opt.type.bytes : 0;
     const std::size_t w = window(op, p), np = static_cast<std::size_t>(p);
     std::vector<int> ranks(w);
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < n; ++j) {
+      // Result element j reduces element i of every rank's input.
+      const std::size_t i = spec.source ? spec.source(rank, shape, j).index : j;
       for (std::size_t t = 0; t < w; ++t) ranks[t] = static_cast<int>((t + np - i % np) % np);
       std::sort(ranks.begin(), ranks.end());
       std::int64_t acc = reduction_value(op, u, ranks[0], p, i);
       for (std::size_t t = 1; t < w; ++t) acc = combine(op, acc, reduction_value(op, u, ranks[t], p, i), ub);
-      store_integer(opt.type, &out[i * tb], acc);
+      store_integer(opt.type, &out[j * tb], acc);
     }
     return;
   }
+  (void)p;
   for (std::size_t j = 0; j < n; ++j) {
-    const Source s = spec.source(rank, p, count, j);
-    store_element(opt.type, &out[j * tb], spec.send_value(s.rank, p, count, s.index));
+    const Source s = spec.source(rank, shape, j);
+    store_element(opt.type, &out[j * tb], spec.send_value(s.rank, shape, s.index));
   }
 }
 
-void Validator::place_in(void* recv, const std::vector<unsigned char>& data, std::size_t count,
+void Validator::place_in(void* recv, const std::vector<unsigned char>& data, const Shape& shape,
                          const Owner& owner) const {
-  const std::size_t offset = spec_.in_place_offset(owner.rank(), owner.size(), count);
+  const std::size_t offset = spec_.in_place_offset(owner.rank(), shape);
   mem_.copy(static_cast<unsigned char*>(recv) + offset * opt_.type.bytes, data.data(), data.size());
 }
 
-void Validator::fill(Buffers& b, std::size_t count, const Owner& owner) const {
+void Validator::fill(Buffers& b, std::size_t elements, const Owner& owner) const {
   if (opt_.sim_shared_malloc > 0) return;  // shared pages (simulation): no data of their own, nothing to check
-  fill_pattern(spec_, opt_, owner.rank(), owner.size(), count, b.send_host);
+  const Shape s = shape(elements, owner);
+  fill_pattern(spec_, opt_, owner.rank(), s, b.send_host);
   if (owner.writer) mem_.copy(b.send.data(), b.send_host.data(), b.send_host.size());
   b.pristine = b.send_host;
-  if (opt_.in_place && owner.writer) place_in(b.recv.data(), b.pristine, count, owner);
+  if (opt_.in_place && owner.writer) place_in(b.recv.data(), b.pristine, s, owner);
   owner.sync();
 }
 
-bool Validator::check(const std::string& algorithm, const Plan& plan, Buffers& b, std::size_t count, std::size_t size,
-                      const Owner& owner) const {
+bool Validator::check(const std::string& algorithm, const Plan& plan, Buffers& b, std::size_t elements,
+                      std::size_t size, const Owner& owner) const {
   const Layout& layout = *owner.layout;
-  const int p = owner.size();
+  const Shape s = shape(elements, owner);
   const std::size_t tb = opt_.type.bytes;
-  const std::size_t nrecv = spec_.recv_elements(count, p), nsend = spec_.send_elements(count, p);
+  const std::size_t nrecv = spec_.recv_elements(s, owner.rank()), nsend = spec_.send_elements(s, owner.rank());
+  const std::size_t nresult = result_elements(spec_, s, owner.rank());
   if (owner.writer) {
     mem_.fill(b.recv.data(), 0xA5, nrecv * tb);
-    if (opt_.in_place) place_in(b.recv.data(), b.pristine, count, owner);
+    if (opt_.in_place) place_in(b.recv.data(), b.pristine, s, owner);
   }
   owner.sync();
   plan.execute();
@@ -167,12 +178,12 @@ bool Validator::check(const std::string& algorithm, const Plan& plan, Buffers& b
   mem_.copy(b.send_host.data(), b.send.data(), nsend * tb);
 
   const bool compared = (!spec_.root_result || layout.rank() == 0) && owner.writer;
-  if (compared) expected_result(spec_, opt_, owner.rank(), p, count, b.expected);
+  if (compared) expected_result(spec_, opt_, owner.rank(), s, b.expected);
   std::size_t wrong = 0, first = 0;
   double relative_error = 0.0;  // spec_.tolerance > 0: the norm-wise error over all ranks
   if (spec_.tolerance > 0) {
     double most[2] = {0.0, 0.0};  // max |result - expected|, max |expected|
-    for (std::size_t i = 0; i < (compared ? nrecv * tb / sizeof(double) : 0); ++i) {
+    for (std::size_t i = 0; i < (compared ? nresult * tb / sizeof(double) : 0); ++i) {
       double got = 0, want = 0;
       std::memcpy(&got, &b.recv_host[i * sizeof(double)], sizeof got);
       std::memcpy(&want, &b.expected[i * sizeof(double)], sizeof want);
@@ -186,7 +197,7 @@ bool Validator::check(const std::string& algorithm, const Plan& plan, Buffers& b
       spdlog::info("{}: relative error {:.3g} (tolerance {:.3g})", algorithm, relative_error, spec_.tolerance);
     if (!(relative_error <= spec_.tolerance)) wrong = 1;
   } else {
-    for (std::size_t i = 0; i < (compared ? nrecv : 0); ++i)
+    for (std::size_t i = 0; i < (compared ? nresult : 0); ++i)
       if (std::memcmp(&b.recv_host[i * tb], &b.expected[i * tb], tb) != 0 && wrong++ == 0) first = i;
   }
   std::size_t changed = 0, first_changed = 0;
@@ -199,9 +210,9 @@ bool Validator::check(const std::string& algorithm, const Plan& plan, Buffers& b
                  spec_.tolerance);
   else if (wrong && spec_.tolerance == 0)
     std::fprintf(stderr, "%s, element %zu (block %zu, index %zu): expected %s, got %s (%zu of %zu elements wrong)\n",
-                 where.c_str(), first, first / count, first % count,
+                 where.c_str(), first, static_cast<std::size_t>(s.block_of(first)), first - s.at(s.block_of(first)),
                  format_element(opt_.type, &b.expected[first * tb]).c_str(),
-                 format_element(opt_.type, &b.recv_host[first * tb]).c_str(), wrong, nrecv);
+                 format_element(opt_.type, &b.recv_host[first * tb]).c_str(), wrong, nresult);
   if (changed)
     std::fprintf(stderr, "%s, send buffer modified at element %zu: expected %s, got %s (%zu elements changed)\n",
                  where.c_str(), first_changed, format_element(opt_.type, &b.pristine[first_changed * tb]).c_str(),

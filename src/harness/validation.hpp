@@ -52,30 +52,32 @@ struct Owner {
 /// negative values).
 std::int64_t reduction_value(ReduceOp op, bool unsigned_type, int rank, int p, std::size_t index);
 
-/// Rank `rank` of `p`'s send buffer for `count` elements per block.
-void fill_pattern(const CollectiveSpec& spec, const Options& opt, int rank, int p, std::size_t count,
+/// Rank `rank`'s send buffer for `shape`.
+void fill_pattern(const CollectiveSpec& spec, const Options& opt, int rank, const Shape& shape,
                   std::vector<unsigned char>& out);
-/// What a correct collective leaves in rank `rank` of `p`'s receive buffer,
-/// from the patterns alone (reductions combined in rank order).
-void expected_result(const CollectiveSpec& spec, const Options& opt, int rank, int p, std::size_t count,
+/// What a correct collective leaves in rank `rank`'s receive buffer (its
+/// first result_elements), from the patterns alone (reductions combined in
+/// rank order).
+void expected_result(const CollectiveSpec& spec, const Options& opt, int rank, const Shape& shape,
                      std::vector<unsigned char>& out);
 
 class Validator {
  public:
   Validator(const CollectiveSpec& spec, const Options& opt, const Memory& mem) : spec_(spec), opt_(opt), mem_(mem) {}
 
-  /// Before a size: the send buffers (and, in place, the receive buffers)
-  /// hold the pattern.
-  void fill(Buffers& b, std::size_t count, const Owner& owner) const;
+  /// Before a size of `elements` (-m over the type's size): the send
+  /// buffers (and, in place, the receive buffers) hold the pattern.
+  void fill(Buffers& b, std::size_t elements, const Owner& owner) const;
   /// After the timed runs: one more run into a poisoned receive buffer,
   /// compared with expected_result(), and the send buffer compared with the
   /// pattern. One line on stderr per failing rank naming the algorithm,
   /// size, rank and first wrong element. True on every rank when all passed.
-  bool check(const std::string& algorithm, const Plan& plan, Buffers& b, std::size_t count, std::size_t size,
+  bool check(const std::string& algorithm, const Plan& plan, Buffers& b, std::size_t elements, std::size_t size,
              const Owner& owner) const;
 
  private:
-  void place_in(void* recv, const std::vector<unsigned char>& data, std::size_t count, const Owner& owner) const;
+  Shape shape(std::size_t elements, const Owner& owner) const { return shape_of(spec_, opt_, elements, owner.size()); }
+  void place_in(void* recv, const std::vector<unsigned char>& data, const Shape& shape, const Owner& owner) const;
 
   const CollectiveSpec& spec_;
   const Options& opt_;

@@ -10,14 +10,14 @@
 int main(int argc, char** argv) {
   using namespace mcb;
   using namespace mcb::bench;
-  auto message = [](std::size_t count, int) { return count; };
-  auto send_value = [](int rank, int p, std::size_t, std::size_t index) {
-    return pattern(static_cast<std::uint64_t>(rank), static_cast<std::uint64_t>(p), index);
+  auto message = [](const Shape& s, int) { return s.count; };
+  auto send_value = [](int rank, const Shape& s, std::size_t index) {
+    return pattern(static_cast<std::uint64_t>(rank), static_cast<std::uint64_t>(s.p), index);
   };
   CollectiveSpec spec{"mcb_pingpong", "pingpong", &pingpong::algorithms(), message, message, send_value};
   // Rank r of the first node and r + P/2 of the second swap their whole
   // buffers (block order, two nodes of P/2).
-  spec.source = [](int rank, int p, std::size_t, std::size_t j) { return Source{(rank + p / 2) % p, j}; };
+  spec.source = [](int rank, const Shape& s, std::size_t j) { return Source{(rank + s.p / 2) % s.p, j}; };
   spec.gpus = true;
   spec.time_factor = 0.5;
   spec.bandwidth = true;

@@ -5,7 +5,10 @@
 // elements of args.type per rank: block i of the receive buffer is rank i's
 // send buffer. args.sendbuf may be MPI_IN_PLACE: a rank's block is then
 // already at its place in the receive buffer, and only args.count (the
-// receive count) is used. The send buffer is never written.
+// receive count) is used. The send buffer is never written. With args.v
+// (mcb_allgatherv) the same algorithms are MPI_Allgatherv's: rank i's block
+// has args.v->counts[i] elements, the blocks packed in rank order
+// (displacements the sums of the counts before).
 #pragma once
 
 #include <vector>
@@ -58,5 +61,7 @@ std::string recursive_doubling_unsupported(int p);
 
 /// Every allgather algorithm that mcb_allgather offers.
 const std::vector<Algorithm>& algorithms();
+/// The same algorithms after MPI_Allgatherv's system entries (mcb_allgatherv).
+const std::vector<Algorithm>& v_algorithms();
 
 }  // namespace mcb::allgather

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,9 +17,25 @@
 
 namespace mcb {
 
+/// The per-rank element counts of the v-forms (allgatherv, gatherv and
+/// scatterv: each rank's block; reduce_scatter: each rank's part of the
+/// vector), packed in rank order: displs[r] = counts[0] + ... + counts[r-1],
+/// for r = 0 .. P (displs[P], past the P that MPI reads, the total).
+struct VCounts {
+  std::vector<int> counts, displs;
+  /// counts packed in rank order.
+  static std::shared_ptr<const VCounts> packed(std::vector<int> counts);
+  /// Every rank `count`: the block forms run by the v-forms' algorithms.
+  static std::shared_ptr<const VCounts> equal(int count, int p);
+  long long total() const { return displs.back(); }
+};
+
 /// One collective call. `count` is the number of elements per block: per
-/// peer for alltoall and allgather, the whole vector for allreduce. The
-/// datatype must be contiguous (size == extent).
+/// peer for alltoall and allgather, the whole vector for allreduce, reduce
+/// and bcast, this rank's block for reduce_scatter_block, gather and
+/// scatter; in the v-forms this rank's own count (`v` has every rank's).
+/// Rooted collectives are rooted at rank 0. The datatype must be
+/// contiguous (size == extent).
 struct CollArgs {
   const void* sendbuf = nullptr;
   void* recvbuf = nullptr;
@@ -34,6 +51,8 @@ struct CollArgs {
   /// The host buffers that device buffers are staged through when not
   /// gpu_aware (--staging): pinned or pageable.
   Staging staging = Staging::pinned;
+  /// The v-forms' and reduce-scatters' per-rank counts (nullptr elsewhere).
+  std::shared_ptr<const VCounts> v;
 
   const Memory& memory() const { return mem ? *mem : host_memory(); }
   int rank() const;
@@ -41,6 +60,13 @@ struct CollArgs {
   /// Bytes of one element / one block; throws Error for non-contiguous types.
   std::size_t type_bytes() const;
   std::size_t block_bytes() const { return type_bytes() * static_cast<std::size_t>(count); }
+  /// Rank r's block (`v`'s count, else `count`) and where it starts, in
+  /// elements, among the blocks packed in rank order (r = P: the total).
+  int count_of(int r) const { return v ? v->counts[static_cast<std::size_t>(r)] : count; }
+  std::size_t displ_of(int r) const {
+    return v ? static_cast<std::size_t>(v->displs[static_cast<std::size_t>(r)])
+             : static_cast<std::size_t>(count) * static_cast<std::size_t>(r);
+  }
   /// The same call on another communicator or buffers.
   CollArgs on(MPI_Comm c) const {
     CollArgs a = *this;
@@ -101,8 +127,10 @@ PlanFactory layout_free(Plan (*f)(const CollArgs&));
 
 /// A plan of one phase that starts and waits a persistent request, which
 /// `init` creates (MPI_Alltoall_init, ...) and the last copy of the plan
-/// frees (unless MPI is finalized by then).
-Plan persistent_request_plan(const std::string& phase, const std::function<void(MPI_Request*)>& init);
+/// frees (unless MPI is finalized by then); it keeps `keep` (what the
+/// request reads, a v-form's counts) alive as long.
+Plan persistent_request_plan(const std::string& phase, const std::function<void(MPI_Request*)>& init,
+                             std::shared_ptr<const void> keep = nullptr);
 
 /// An algorithm file declares its registry entry (name, summary,
 /// parameters, checks, the layouts it needs) next to its factory:

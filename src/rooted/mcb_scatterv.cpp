@@ -1,0 +1,9 @@
+// mcb_scatterv: the scatterv benchmark (rank 0 the root): the system's MPI_Scatterv and
+// every algorithm of mcb::scatter.
+#include "mcb/scatter.hpp"
+#include "rooted_spec.hpp"
+
+int main(int argc, char** argv) {
+  return mcb::bench::run_benchmark(argc, argv,
+                                   mcb::bench::scatter_spec("mcb_scatterv", &mcb::scatter::v_algorithms(), true));
+}

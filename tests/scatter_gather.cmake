@@ -1,0 +1,147 @@
+# The multi-radix paper's collective set beyond allreduce, reduce and bcast
+# (issue 71): mcb_reduce_scatter_block, mcb_reduce_scatter, mcb_allgatherv,
+# mcb_gather, mcb_gatherv, mcb_scatter and mcb_scatterv. Every algorithm
+# (the system's too) validated element by element (-c) for P in 1..8 (odd,
+# prime, powers of two), in place (each collective's own MPI_IN_PLACE
+# meaning) and not, on virtual nodes in cyclic order, the v-forms with every
+# --counts choice (equal, linear, one heavy rank, zero counts), the
+# reduce-scatters over types and operations; sizes below P elements give
+# empty parts.
+set(SG_RS_SIZES -m 4,12,64,4096,20000)  # bytes of the vector (floats)
+set(SG_BLOCK_SIZES -m 1,3,64,5000)       # bytes of a block (chars)
+
+# Each binary with its sizes and the rows of a table.
+set(SG_reduce_scatter_block ${SG_RS_SIZES})
+set(SG_reduce_scatter ${SG_RS_SIZES})
+set(SG_allgatherv ${SG_BLOCK_SIZES})
+set(SG_gather ${SG_BLOCK_SIZES})
+set(SG_gatherv ${SG_BLOCK_SIZES})
+set(SG_scatter ${SG_BLOCK_SIZES})
+set(SG_scatterv ${SG_BLOCK_SIZES})
+set(SG_ROWS_reduce_scatter_block 5)
+set(SG_ROWS_reduce_scatter 5)
+set(SG_V reduce_scatter allgatherv gatherv scatterv)
+# The --counts choice of a v-form's run at P ranks, plain and in place: every
+# choice at every P across the two.
+set(SG_COUNTS_1 equal heavy)
+set(SG_COUNTS_2 linear zeros)
+set(SG_COUNTS_3 heavy linear)
+set(SG_COUNTS_4 zeros equal)
+set(SG_COUNTS_5 linear heavy)
+set(SG_COUNTS_6 heavy zeros)
+set(SG_COUNTS_7 zeros linear)
+set(SG_COUNTS_8 equal heavy)
+foreach(coll reduce_scatter_block reduce_scatter allgatherv gather gatherv scatter scatterv)
+  set(bin $<TARGET_FILE:mcb_${coll}>)
+  set(rows 4)
+  if(DEFINED SG_ROWS_${coll})
+    set(rows ${SG_ROWS_${coll}})
+  endif()
+  set(check ${SG_${coll}} -c -i 2 -x 1 --algorithm all)
+  set(expect --expect-ranks --expect-every-algorithm --expect-rows-per-block ${rows})
+  list(FIND SG_V ${coll} is_v)
+  foreach(p RANGE 1 8)
+    set(counts "")
+    set(counts_in_place "")
+    set(say "")
+    set(say_in_place "")
+    if(is_v GREATER -1)
+      list(GET SG_COUNTS_${p} 0 c0)
+      list(GET SG_COUNTS_${p} 1 c1)
+      set(counts --counts ${c0})
+      set(counts_in_place --counts ${c1})
+      set(say ", counts: ${c0}")
+      set(say_in_place ", counts: ${c1}")
+    endif()
+    mcb_mpi_test(${coll}_p${p} ${p} ${expect} --expect-stdout "memory: host${say}, in place: no"
+                 -- ${bin} ${check} ${counts})
+    mcb_mpi_test(${coll}_p${p}_in_place ${p} ${expect} --expect-stdout "memory: host${say_in_place}, in place: yes"
+                 -- ${bin} ${check} ${counts_in_place} --in-place)
+  endforeach()
+  # Virtual nodes in cyclic order: 2 nodes of 3, 3 nodes of 2 (in place).
+  mcb_mpi_test(${coll}_p6_cyclic 6 ${expect} --expect-stdout "ranks per node: 3 .virtual nodes., rank order: cyclic"
+               -- ${bin} ${check} --ranks-per-node 3 --rank-order cyclic)
+  mcb_mpi_test(${coll}_p6_cyclic_in_place 6 ${expect}
+               --expect-stdout "ranks per node: 2 .virtual nodes., rank order: cyclic"
+               -- ${bin} ${check} --ranks-per-node 2 --rank-order cyclic --in-place)
+  mcb_mpi_test(${coll}_list 1 --expect-stdout "^  system_persistent" --expect-stdout "^  binomial|^  ring"
+               -- ${bin} --list)
+endforeach()
+
+# The reduce-scatters over types and operations at 7 ranks (an odd prime),
+# in place and not: every operation on int8, uint64 and double, and the
+# other types with sum. The MPIs' known wrong reductions (allreduce.cmake:
+# MPICH before 4.2.1 compares unsigned integers as signed in MPI_MIN and
+# MPI_MAX; Open MPI's AVX sums of 8- and 16-bit integers saturate) run
+# mcb's algorithms in the matrix, and a test of their own expects the
+# system's to fail, so that a fixed MPI turns it red.
+set(SG_MCB_RS ring,recursive_halving,pairwise)
+function(sg_known_wrong out type op)
+  set(${out} "" PARENT_SCOPE)
+  if(MCB_MPI_FLAVOR STREQUAL "mpich" AND MCB_MPI_VERSION VERSION_LESS 4.2.1 AND type MATCHES "^uint"
+     AND op MATCHES "min|max")
+    set(${out} mpich PARENT_SCOPE)
+  elseif(MCB_MPI_FLAVOR STREQUAL "openmpi" AND type MATCHES "^uint(8|16)$" AND op STREQUAL "sum")
+    set(${out} openmpi PARENT_SCOPE)
+  endif()
+endfunction()
+foreach(coll reduce_scatter_block reduce_scatter)
+  set(bin $<TARGET_FILE:mcb_${coll}>)
+  set(combos)
+  foreach(type int8 uint64 double)
+    foreach(op sum prod min max band bor bxor)
+      if(NOT (type STREQUAL "double" AND op MATCHES "^b"))
+        list(APPEND combos ${type}:${op}:7:)
+      endif()
+    endforeach()
+  endforeach()
+  foreach(type uint8 int16 uint16 int32 uint32 int64 float int)
+    list(APPEND combos ${type}:sum:5:in_place)
+  endforeach()
+  foreach(combo ${combos})
+    string(REPLACE ":" ";" parts "${combo}:")
+    list(GET parts 0 type)
+    list(GET parts 1 op)
+    list(GET parts 2 p)
+    list(GET parts 3 in_place)
+    set(suffix)
+    set(extra)
+    if(in_place)
+      set(suffix _in_place)
+      set(extra --in-place)
+    endif()
+    set(name ${coll}_matrix_${type}_${op}_p${p}${suffix})
+    sg_known_wrong(wrong ${type} ${op})
+    set(algorithms all)
+    set(rows --expect-every-algorithm --expect-rows-per-block 3)
+    if(wrong)
+      set(algorithms ${SG_MCB_RS})
+      set(rows --expect-rows 9)
+      mcb_mpi_test(${coll}_${wrong}_wrong_${type}_${op}${suffix} ${p} --expect-exit 1
+                   --expect-stderr "validation failed: algorithm system, size 40000 B, rank"
+                   -- ${bin} -c -m 40000:40000 -i 1 -x 0 --algorithm system -T ${type} --op ${op} ${extra})
+    endif()
+    mcb_mpi_test(${name} ${p} --expect-ranks ${rows} --expect-stdout "# type: ${type}"
+                 -- ${bin} -c -m 64,4096,40000 -i 2 -x 0 --algorithm ${algorithms} -T ${type} --op ${op} ${extra})
+  endforeach()
+endforeach()
+
+# The harness's counts: every choice keeps the total, and the header and
+# the CSV name it.
+set(SG_DIR ${CMAKE_CURRENT_BINARY_DIR}/scatter_gather)
+file(MAKE_DIRECTORY ${SG_DIR})
+mcb_mpi_test(gatherv_counts_csv 3 --expect-csv-sizes ${SG_DIR}/gatherv.csv binomial 8,64
+             --expect-stdout "counts: heavy" -- $<TARGET_FILE:mcb_gatherv> -c -m 8,64 -i 2 -x 0 --counts heavy
+             --csv ${SG_DIR}/gatherv.csv)
+
+# Bad input: one line from rank 0, every rank non-zero.
+mcb_bad_input(counts_unknown 3 "--counts lopsided: expected equal, linear, heavy or zeros"
+              -- $<TARGET_FILE:mcb_gatherv> --counts lopsided)
+mcb_bad_input(counts_not_offered 3 "--counts" -- $<TARGET_FILE:mcb_gather> --counts linear)
+mcb_bad_input(reduce_scatter_op_type 3 "--op band: MPI defines band on integer types only, not on float"
+              -- $<TARGET_FILE:mcb_reduce_scatter> --op band)
+mcb_bad_input(reduce_scatter_block_size 3 "6 bytes is not a multiple of the float size"
+              -- $<TARGET_FILE:mcb_reduce_scatter_block> -m 4,6)
+mcb_bad_input(gatherv_too_large 3 "a buffer of 3221225472 bytes on 3 ranks is too large for one MPI count"
+              -- $<TARGET_FILE:mcb_gatherv> -m 1073741824)
+mcb_bad_input(scatter_unknown 3 "unknown algorithm 'binomal'" -- $<TARGET_FILE:mcb_scatter> --algorithm binomal)
