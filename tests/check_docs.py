@@ -28,7 +28,7 @@ links: README.md has at most 300 lines; every relative link and image of
   (GitHub's slugs); every docs/*.md page is linked from README.md.
 
 Every binary of the list must exist: a missing one (not built, or a name
-that is not one of mcb's) is a failure, never a skip; the nine binaries
+that is not one of mcb's) is a failure, never a skip; the sixteen binaries
 that every build makes must all be in the list (mcb_fft only where FFTW 3
 was found). Prints one `FAIL: ...` line per problem and ends with
 `docs check (MODE): N failures`; exits 1 on any failure.
@@ -38,8 +38,9 @@ import re
 import subprocess
 import sys
 
-ALWAYS = ["mcb_alltoall", "mcb_allgather", "mcb_allreduce", "mcb_reduce", "mcb_bcast", "mcb_copy_bw",
-          "mcb_breakdown", "mcb_pingpong", "mcb_tra_model"]
+ALWAYS = ["mcb_alltoall", "mcb_allgather", "mcb_allgatherv", "mcb_allreduce", "mcb_reduce", "mcb_bcast",
+          "mcb_reduce_scatter_block", "mcb_reduce_scatter", "mcb_gather", "mcb_gatherv", "mcb_scatter", "mcb_scatterv",
+          "mcb_copy_bw", "mcb_breakdown", "mcb_pingpong", "mcb_tra_model"]
 OPTIONAL = ["mcb_fft"]
 README_MAX_LINES = 300
 

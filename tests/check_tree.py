@@ -19,11 +19,12 @@ import os
 import re
 import sys
 
-FLOORS = {"core": 0, "harness": 1, "alltoall": 2, "allgather": 2, "allreduce": 2, "rooted": 2, "pingpong": 2,
+FLOORS = {"core": 0, "harness": 1, "alltoall": 2, "allgather": 2, "allreduce": 2, "reduce_scatter": 2, "rooted": 2,
+          "pingpong": 2,
           "breakdown": 3, "fft": 3, "tools": 3, "preload": 3, "tune": 3}
 NAMES = ["the core", "the harness", "the collectives", "the binaries and libraries on top"]
 # The build's include folders (src/CMakeLists.txt, core/ and harness/), in order.
-INCLUDE_DIRS = ["core", ".", "alltoall", "allgather", "allreduce", "pingpong"]
+INCLUDE_DIRS = ["core", ".", "alltoall", "allgather", "allreduce", "reduce_scatter", "rooted", "pingpong"]
 SOURCES = (".cpp", ".hpp", ".h", ".c", ".cu", ".hip")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 LIMIT = 100

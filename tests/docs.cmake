@@ -7,7 +7,8 @@
 # (docs_links). A binary missing at test time fails the test, it is never
 # skipped; mcb_fft exists only where FFTW 3 was found.
 set(MCB_DOCS_BINARIES)
-foreach(bin mcb_alltoall mcb_allgather mcb_allreduce mcb_reduce mcb_bcast mcb_copy_bw mcb_breakdown mcb_pingpong
+foreach(bin mcb_alltoall mcb_allgather mcb_allgatherv mcb_allreduce mcb_reduce mcb_bcast mcb_reduce_scatter_block
+            mcb_reduce_scatter mcb_gather mcb_gatherv mcb_scatter mcb_scatterv mcb_copy_bw mcb_breakdown mcb_pingpong
             mcb_tra_model)
   list(APPEND MCB_DOCS_BINARIES $<TARGET_FILE:${bin}>)
 endforeach()

@@ -36,6 +36,11 @@ set(MCB_TIER_SWEEP
     "allreduce_${_p}(_in_place)?"
     "allreduce_shm_${_p}_k[0-9]+(_in_place)?"
     "(reduce|bcast)_${_p}_(in_place|cyclic)"
+    # Issue 71's collectives: 1, 2, 5 and 7 ranks and the cyclic virtual
+    # nodes stay; the matrix keeps double at 7 ranks and int in place.
+    "(reduce_scatter_block|reduce_scatter|allgatherv|gather|gatherv|scatter|scatterv)_${_p}(_in_place)?"
+    "reduce_scatter(_block)?_matrix_(int8|uint64)_[a-z]+_p7"
+    "reduce_scatter(_block)?_matrix_(uint8|int16|uint16|int32|uint32|int64|float)_sum_p5_in_place"
     "tra_${_p}"
     # tra2: 3 nodes of 3 (p9), 12 ranks in every node size and order, and the
     # odd p15 stay; 4, 6, 8 and 16 ranks are the sweep's.
