@@ -22,8 +22,7 @@ inline CollectiveSpec reduce_scatter_spec(const char* binary, const std::vector<
   spec.result_elements = [](const Shape& s, int rank) { return s.of(rank); };
   spec.source = [](int rank, const Shape& s, std::size_t j) { return Source{rank, s.at(rank) + j}; };
   spec.bus_factor = [](int p) { return (p - 1.0) / p; };  // nccl-tests' reduce_scatter
-  spec.gpus = false;
-  spec.registered_buffers = false;
+  spec.gpus = false;  // --buffers registered stays: the shared-memory form reads them in place
   if (block) {
     spec.shape = [](std::size_t elements, int p, CountsKind) {
       return Shape::equal(elements / static_cast<std::size_t>(p), p);

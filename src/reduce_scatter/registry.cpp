@@ -9,7 +9,8 @@ namespace mcb::reduce_scatter {
 #define MCB_REDUCE_SCATTER_ALGORITHMS(X) \
   X(ring)                                \
   X(recursive_halving)                   \
-  X(pairwise)
+  X(pairwise)                            \
+  X(shm_recursive_exchange)
 
 MCB_ALGORITHM_REGISTRY(reduce_scatter, MCB_REDUCE_SCATTER_ALGORITHMS)
 MCB_ALGORITHM_REGISTRY_AS(block_algorithms, reduce_scatter_block, MCB_REDUCE_SCATTER_ALGORITHMS)

@@ -1,4 +1,4 @@
-// The shared-memory allreduces, reduce and bcast called back to back with no
+// The shared-memory allreduces, reduce, bcast and reduce-scatter called back to back with no
 // barrier between calls (the benchmarks' barrier after each iteration hides
 // a rank that reuses a slot or region its peers still read), the ranks
 // paced unevenly, new data every call, every result checked element by
@@ -31,11 +31,12 @@
 #include "mcb/error.hpp"
 #include "mcb/layout.hpp"
 #include "mcb/memory.hpp"
+#include "mcb/reduce_scatter.hpp"
 #include "mcb/shm_alloc.hpp"
 
 namespace {
 
-enum class Kind { allreduce, reduce, bcast };
+enum class Kind { allreduce, reduce, bcast, reduce_scatter };
 
 // Rank r's input element i in call `call`: small integers, exact in float.
 int value(int r, int call, int i) { return (r + 1) * (i % 7 + 1) + call % 11; }
@@ -49,6 +50,7 @@ void pace(int rank, int call) {
 
 // A vector's send and receive buffers, registered (collective over `comm`:
 // every rank allocates, those with `mine` false use plain memory) or plain.
+// (A reduce-scatter's buffers hold the vector: `count` elements per rank.)
 template <class T>
 struct Buffers {
   int n;
@@ -97,10 +99,11 @@ int run(const Case& c, const std::string& interface, bool in_place, MPI_Op op, c
   const std::vector<Shape> shapes{
       {7, false, false},    {7, false, false},     {40, false, false},  {20000, false, false}, {large, true, false},
       {large, true, false}, {large, false, false}, {large, true, true}, {4, false, false},     {3, false, false}};
-  const bool place = in_place && (c.kind == Kind::allreduce || rank == 0);
+  const bool place = in_place && (c.kind == Kind::allreduce || c.kind == Kind::reduce_scatter || rank == 0);
+  const int parts = c.kind == Kind::reduce_scatter ? size : 1;  // the vector: a part per rank
   std::vector<Buffers<T>> bufs;
   auto make_buffers = [&](const Shape& x) {
-    return Buffers<T>(x.count, x.registered, !x.rank0_only || rank == 0, layout.comm());
+    return Buffers<T>(x.count * parts, x.registered, !x.rank0_only || rank == 0, layout.comm());
   };
   for (const Shape& x : shapes) bufs.push_back(make_buffers(x));
   mcb::Params params;
@@ -134,7 +137,8 @@ int run(const Case& c, const std::string& interface, bool in_place, MPI_Op op, c
       if (interface == "blocking" && s == 4 && call >= calls / 2 && renew_at < 0) renew_at = call + 1;
     }
     Buffers<T>& b = bufs[s];
-    const int n = b.n;
+    const int n = b.n, part = c.kind == Kind::reduce_scatter ? shapes[s].count : n;
+    const int at = c.kind == Kind::reduce_scatter ? rank * part : 0;  // my part's first element of the vector
     T* in = place ? b.recv() : b.send();
     for (int i = 0; i < n; ++i) {
       in[i] = static_cast<T>(value(rank, call, i));
@@ -149,11 +153,11 @@ int run(const Case& c, const std::string& interface, bool in_place, MPI_Op op, c
       ++errors;
     }
     if (c.kind == Kind::reduce && rank != 0) continue;
-    for (int i = 0; i < n; ++i) {
-      T want = static_cast<T>(value(0, call, i));
+    for (int i = 0; i < part; ++i) {
+      T want = static_cast<T>(value(0, call, at + i));
       if (c.kind != Kind::bcast)
         for (int r = 1; r < size; ++r) {
-          const T v = static_cast<T>(value(r, call, i));
+          const T v = static_cast<T>(value(r, call, at + i));
           want = op == MPI_MAX ? (v > want ? v : want) : static_cast<T>(want + v);
         }
       if (b.recv()[i] != want) {
@@ -192,7 +196,9 @@ int main(int argc, char** argv) {
                             {"shm_cyclic_shift", Kind::allreduce, mcb::allreduce::shm_cyclic_shift},
                             {"shm_tree", Kind::allreduce, mcb::allreduce::shm_tree},
                             {"shm_tree (reduce)", Kind::reduce, mcb::allreduce::shm_tree_reduce},
-                            {"shm_tree (bcast)", Kind::bcast, mcb::allreduce::shm_tree_bcast}};
+                            {"shm_tree (bcast)", Kind::bcast, mcb::allreduce::shm_tree_bcast},
+                            {"shm_recursive_exchange (reduce_scatter_block)", Kind::reduce_scatter,
+                             mcb::reduce_scatter::shm_recursive_exchange}};
     // Two algorithms in turn on one communicator (the blocking interface's
     // arena serves both): on 4 ranks a node the tree with factors -2,-2
     // (rank 1's region read by rank 0 alone) and the recursive exchange

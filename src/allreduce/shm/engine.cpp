@@ -299,7 +299,8 @@ ParamSpec interface_param() {
 
 Plan engine_plan(const std::string& who, const CollArgs& args, const Params& params, const Resolved& resolved,
                  MPI_Comm dom, std::function<std::shared_ptr<Engines>(std::shared_ptr<ShmSegment>)> setup,
-                 const std::function<double(Path)>& traffic, const std::string& copy_in_only, std::size_t slot_bytes) {
+                 const std::function<double(Path)>& traffic, const std::string& copy_in_only, std::size_t slot_bytes,
+                 const std::string& shape, const std::string& phase) {
   const std::string interface = params.get("interface", "persistent");
   const std::string requested = params.get("copy", "auto");
   if (interface != "persistent" && interface != "blocking")
@@ -361,15 +362,15 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
   std::string key = who + ";count=" + std::to_string(args.count) + ";type=" + type_name +
                     ";op=" + std::to_string(MPI_Op_c2f(args.op));
   for (const auto& [name, value] : resolved) key += ";" + name + "=" + value;
-  key += ";copy=" + requested;
+  key += ";copy=" + requested + shape;
   plan.set_param("copy", "per call");
   std::shared_ptr<Plan::Report> report = plan.report();
   auto last = std::make_shared<int>(-1);  // the path of the last call
   auto hot = std::make_shared<Hot>();
   // What each call asks for: copy-in where it is the only path.
   const std::string per_call = copy_in_only.empty() ? requested : "copy-in";
-  plan.add("allreduce", [comm = args.comm, dom, key, setup = std::move(setup), traffic, note, report, last, hot, send,
-                         recv, bytes, slot_bytes, per_call, copy_in = per_call == "copy-in"] {
+  plan.add(phase, [comm = args.comm, dom, key, setup = std::move(setup), traffic, note, report, last, hot, send, recv,
+                   bytes, slot_bytes, per_call, copy_in = per_call == "copy-in"] {
     if (copy_in && hot->phases && hot->still()) {
       if (hot->engines->region()) hot->engines->seg().begin_call(hot->engines->id());
       for (const auto& phase : *hot->phases) phase.run(hot->call);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "mcb/collective.hpp"
+#include "mcb/layout.hpp"
 #include "mcb/plan.hpp"
 #include "mcb/system.hpp"
 
@@ -36,6 +37,15 @@ Plan recursive_halving(const CollArgs& args);
 /// Pairwise: P-1 steps; in step s rank r sends part r+s of its vector to
 /// rank r+s and adds what rank r-s sends of part r. Phase: exchange.
 Plan pairwise(const CollArgs& args);
+
+/// The multi-radix paper's shared-memory reduce-scatter: the reduce_scatter
+/// stages of its recursive exchange (--factors=-4,-2), cut at the parts, on
+/// the node's shared segment, each rank's part summed into its receive
+/// buffer; across nodes the parts of a lane reduce-scattered by --inner.
+/// Needs the layout's communicator and the same number of ranks on every
+/// node. Phases: copy_in, reduce_scatter, complete, inter_node, copy_out
+/// (per path; shm_recursive_exchange.cpp).
+Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Params& params);
 
 /// Every reduce-scatter algorithm, after the system's entries of
 /// MPI_Reduce_scatter_block (mcb_reduce_scatter_block) or of
