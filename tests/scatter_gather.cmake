@@ -204,3 +204,39 @@ mcb_bad_input(reduce_scatter_shm_inner 4 "--inner rabenseifner"
               --inner rabenseifner)
 mcb_bad_input(reduce_scatter_shm_registered 3 "--copy registered: not every rank's send and receive buffers are registered"
               -- $<TARGET_FILE:mcb_reduce_scatter_block> --algorithm shm_recursive_exchange --copy registered)
+
+# The shared-memory allgather and allgatherv (shm_recursive_exchange of
+# mcb_allgather and mcb_allgatherv) beyond the sweeps' defaults, as the
+# reduce-scatter's above.
+set(SG_AG_SIZES -m 1,3,64,5000)
+foreach(coll allgather allgatherv)
+  set(bin $<TARGET_FILE:mcb_${coll}>)
+  set(v)
+  if(coll STREQUAL "allgatherv")
+    set(v --counts linear)
+  endif()
+  mcb_mpi_test(${coll}_shm_copy_p5 5 --expect-ranks --expect-rows 24 --expect-stdout "copy=cma"
+               -- ${bin} ${SG_AG_SIZES} -c -i 3 -x 1 ${SG_SHM} --copy auto,cma,copy-in ${v})
+  mcb_mpi_test(${coll}_shm_registered_p4 4 --expect-ranks --expect-rows 16 --expect-stdout "copy=registered"
+               -- ${bin} ${SG_AG_SIZES} -c -i 3 -x 1 ${SG_SHM} --copy registered,copy-in --buffers registered ${v})
+  mcb_mpi_test(${coll}_shm_registered_in_place_p3 3 --expect-ranks --expect-rows 8 --expect-stdout "in place: yes"
+               -- ${bin} ${SG_AG_SIZES} -c -i 3 -x 1 ${SG_SHM} --buffers registered --in-place ${v})
+  mcb_mpi_test(${coll}_shm_mixed_p3 3 --expect-ranks --expect-rows 8 --expect-stdout "buffers: mixed"
+               -- ${bin} ${SG_AG_SIZES} -c -i 3 -x 1 ${SG_SHM} --buffers mixed ${v})
+  mcb_mpi_test(${coll}_shm_factors_p8 8 --expect-ranks --expect-rows 24 --expect-stdout "factors=2,2,2"
+               -- ${bin} ${SG_AG_SIZES} -c -i 3 -x 1 ${SG_SHM} "--factors=2,2,2/2,4/4,2" --copy cma ${v})
+  mcb_mpi_test(${coll}_shm_nodes_p6 6 --expect-ranks --expect-rows 8 --expect-stdout "ranks per node: 3"
+               -- ${bin} ${SG_AG_SIZES} -c -i 3 -x 1 ${SG_SHM} --ranks-per-node 3 ${v})
+  mcb_mpi_test(${coll}_shm_nodes_cyclic_p8 8 --expect-ranks --expect-rows 8 --expect-stdout "rank order: cyclic"
+               -- ${bin} ${SG_AG_SIZES} -c -i 3 -x 1 ${SG_SHM} --ranks-per-node 4 --rank-order cyclic --factors=2,2
+               --in-place ${v})
+  mcb_mpi_test(${coll}_shm_regions_p8 8 --expect-ranks --expect-rows 8 --expect-stdout "region: size:2"
+               -- ${bin} ${SG_AG_SIZES} -c -i 3 -x 1 ${SG_SHM} --ranks-per-node 4 --region size:2 ${v})
+endforeach()
+mcb_mpi_test(allgatherv_shm_zeros_p7 7 --expect-ranks --expect-rows 16 --expect-stdout "counts: zeros"
+             -- $<TARGET_FILE:mcb_allgatherv> ${SG_AG_SIZES} -c -i 3 -x 1 ${SG_SHM} --counts zeros --in-place
+             --copy cma,copy-in)
+mcb_bad_input(allgather_shm_factors 4 "shm_recursive_exchange: --factors -2,2: the allgather takes allgather factors only"
+              -- $<TARGET_FILE:mcb_allgather> --algorithm shm_recursive_exchange --factors=-2,2)
+mcb_bad_input(allgather_shm_factors_product 4 "the allgather factors multiply to 2, not to the 4 ranks per node"
+              -- $<TARGET_FILE:mcb_allgather> --algorithm shm_recursive_exchange --factors=2)

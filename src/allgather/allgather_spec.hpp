@@ -19,6 +19,7 @@ inline CollectiveSpec allgather_spec(const char* binary, const std::vector<Algor
   spec.source = [](int, const Shape& s, std::size_t j) { return Source{static_cast<int>(j / s.count), j % s.count}; };
   spec.in_place_offset = [](int rank, const Shape& s) { return s.count * static_cast<std::size_t>(rank); };
   spec.bus_factor = [](int p) { return (p - 1.0) / p; };  // (n-1)/n of the receive buffer arrives
+  spec.registered_buffers = true;                         // the shared-memory allgather reads them in place
   return spec;
 }
 

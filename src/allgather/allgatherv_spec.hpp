@@ -25,6 +25,7 @@ inline CollectiveSpec allgatherv_spec(const char* binary, const std::vector<Algo
   spec.shape = Shape::spread;
   spec.vcounts = true;
   spec.bus_factor = [](int p) { return (p - 1.0) / p; };  // as allgather's
+  spec.registered_buffers = true;                         // the shared-memory allgather reads them in place
   spec.size_unit = "bytes per block (equal counts; --counts spreads P blocks' worth)";
   return spec;
 }

@@ -10,7 +10,8 @@ namespace mcb::allgather {
   X(neighbor_exchange)              \
   X(recursive_doubling)             \
   X(bruck)                          \
-  X(sparbit)
+  X(sparbit)                        \
+  X(shm_recursive_exchange)
 
 MCB_ALGORITHM_REGISTRY_CHARGED(allgather, MCB_ALLGATHER_ALGORITHMS, mpich_system)
 // mcb_allgatherv: the same algorithms on every rank's own count.

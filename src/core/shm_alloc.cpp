@@ -23,10 +23,11 @@ namespace {
 
 struct Allocation {
   std::uint64_t id = 0;
-  std::uint32_t member = 0;   // mine
-  std::size_t length = 0;     // mapped bytes (whole pages), the same for every member
-  std::vector<pid_t> sorted;  // the members' process ids, sorted
-  std::vector<char*> bases;   // per member, its memory in my address space
+  std::uint32_t member = 0;          // mine
+  std::size_t length = 0;            // my memory's mapped bytes (whole pages)
+  std::vector<pid_t> sorted;         // the members' process ids, sorted
+  std::vector<char*> bases;          // per member, its memory in my address space
+  std::vector<std::size_t> lengths;  // per member, its mapped bytes (members may ask for different sizes)
 };
 
 struct Registry {
@@ -44,9 +45,9 @@ Registry& registry() {
 
 std::string object_name(long pid, long serial) { return "/mcb." + std::to_string(pid) + "." + std::to_string(serial); }
 
-void unmap_all(const std::vector<char*>& bases, std::size_t length) {
-  for (char* b : bases)
-    if (b) munmap(b, length);
+void unmap_all(const std::vector<char*>& bases, const std::vector<std::size_t>& lengths) {
+  for (std::size_t q = 0; q < bases.size(); ++q)
+    if (bases[q]) munmap(bases[q], lengths[q]);
 }
 
 }  // namespace
@@ -83,21 +84,27 @@ Buffer shm_allocate(MPI_Comm comm, std::size_t bytes) {
     else
       bases[static_cast<std::size_t>(me)] = static_cast<char*>(p);
   }
-  // Every member's process id, serial and success.
-  long long info[3] = {static_cast<long long>(getpid()), static_cast<long long>(serial), err ? 0 : 1};
-  std::vector<long long> all(3 * static_cast<std::size_t>(size));
-  MPI_Allgather(info, 3, MPI_LONG_LONG, all.data(), 3, MPI_LONG_LONG, node);
+  // Every member's process id, serial, success and length (members may
+  // ask for different sizes: an allgatherv's blocks).
+  long long info[4] = {static_cast<long long>(getpid()), static_cast<long long>(serial), err ? 0 : 1,
+                       static_cast<long long>(length)};
+  std::vector<long long> all(4 * static_cast<std::size_t>(size));
+  MPI_Allgather(info, 4, MPI_LONG_LONG, all.data(), 4, MPI_LONG_LONG, node);
+  std::vector<std::size_t> lengths(static_cast<std::size_t>(size));
   bool everyone = true;
-  for (int q = 0; q < size; ++q) everyone = everyone && all[3 * static_cast<std::size_t>(q) + 2] == 1;
+  for (int q = 0; q < size; ++q) {
+    everyone = everyone && all[4 * static_cast<std::size_t>(q) + 2] == 1;
+    lengths[static_cast<std::size_t>(q)] = static_cast<std::size_t>(all[4 * static_cast<std::size_t>(q) + 3]);
+  }
   for (int q = 0; q < size && everyone && !err; ++q) {
     if (q == me) continue;
-    const std::string name = object_name(static_cast<long>(all[3 * q]), static_cast<long>(all[3 * q + 1]));
+    const std::string name = object_name(static_cast<long>(all[4 * q]), static_cast<long>(all[4 * q + 1]));
     const int peer = shm_open(name.c_str(), O_RDWR, 0);
     if (peer < 0) {
       failed("shm_open (a peer's)", name);
       break;
     }
-    void* p = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_SHARED, peer, 0);
+    void* p = mmap(nullptr, lengths[static_cast<std::size_t>(q)], PROT_READ | PROT_WRITE, MAP_SHARED, peer, 0);
     close(peer);
     if (p == MAP_FAILED) {
       failed("mmap (a peer's)", name);
@@ -114,14 +121,15 @@ Buffer shm_allocate(MPI_Comm comm, std::size_t bytes) {
   alloc->id = (static_cast<std::uint64_t>(all[0]) << 32) | static_cast<std::uint64_t>(all[1]);
   alloc->member = static_cast<std::uint32_t>(me);
   alloc->length = length;
-  for (int q = 0; q < size; ++q) alloc->sorted.push_back(static_cast<pid_t>(all[3 * static_cast<std::size_t>(q)]));
+  alloc->lengths = lengths;
+  for (int q = 0; q < size; ++q) alloc->sorted.push_back(static_cast<pid_t>(all[4 * static_cast<std::size_t>(q)]));
   std::sort(alloc->sorted.begin(), alloc->sorted.end());
   alloc->bases = bases;
   MPI_Comm_free(&node);
   try {
     agree(comm, err);
   } catch (const Error&) {
-    unmap_all(bases, length);
+    unmap_all(bases, lengths);
     throw;
   }
   char* base = bases[static_cast<std::size_t>(me)];
@@ -139,7 +147,7 @@ Buffer shm_allocate(MPI_Comm comm, std::size_t bytes) {
                                           registry().by_id.erase(alloc->id);
                                           ++registry().changes;
                                         }
-                                        unmap_all(alloc->bases, alloc->length);
+                                        unmap_all(alloc->bases, alloc->lengths);
                                       }),
                 bytes);
 }

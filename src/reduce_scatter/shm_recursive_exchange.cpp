@@ -37,7 +37,7 @@
 #include "mcb/reduce_scatter.hpp"
 #include "shm/engine.hpp"
 #include "shm/shm.hpp"
-#include "shm_parts.hpp"
+#include "shm/shm_parts.hpp"
 
 namespace mcb::reduce_scatter {
 
@@ -50,51 +50,9 @@ const std::vector<std::string>& inner_names() {
   return names;
 }
 
-// Every domain rank's lane, as comm ranks in the lane's order (Domain::lane:
-// on nodes ordered by node, on regions by rank), and every comm rank's
-// domain rank. Computed from the layout alone (no communication).
-struct Lanes {
-  std::vector<std::vector<int>> of;  // by domain rank
-  std::vector<int> drank;            // by comm rank
-};
-
-Lanes lanes_of(const Layout& layout, const ad::Domain& dom) {
-  Lanes l;
-  const int p = layout.size();
-  l.of.assign(static_cast<std::size_t>(dom.size), {});
-  l.drank.resize(static_cast<std::size_t>(p));
-  const auto& regions = layout.local_regions();
-  const bool by_region = dom.name == "region";
-  for (int r = 0; r < p; ++r) {
-    const int local = layout.local_rank_of()[static_cast<std::size_t>(r)];
-    int d = local;
-    if (by_region) {
-      d = 0;
-      for (int x = 0; x < local; ++x)
-        d += regions[static_cast<std::size_t>(x)] == regions[static_cast<std::size_t>(local)];
-    }
-    l.drank[static_cast<std::size_t>(r)] = d;
-  }
-  if (by_region) {
-    for (int r = 0; r < p; ++r) l.of[static_cast<std::size_t>(l.drank[static_cast<std::size_t>(r)])].push_back(r);
-    return l;
-  }
-  for (auto& lane : l.of) lane.assign(static_cast<std::size_t>(layout.num_nodes()), -1);
-  for (int r = 0; r < p; ++r)
-    l.of[static_cast<std::size_t>(l.drank[static_cast<std::size_t>(r)])]
-        [static_cast<std::size_t>(layout.node_of()[static_cast<std::size_t>(r)])] = r;
-  return l;
-}
-
-// A start such that start + lo is `at`: the stages address every
-// destination at the vector's offsets (ad::sum_to), and a part that lands
-// elsewhere (a receive buffer's start, its place in the pack) is addressed
-// through such a start; computed on integers, never dereferenced.
-char* shifted(char* at, std::size_t lo) { return reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(at) - lo); }
-
 // What the plan needs beyond the schedule.
 struct Setup {
-  std::shared_ptr<const detail::PartsSchedule> s;
+  std::shared_ptr<const ad::PartsSchedule> s;
   CollArgs args;  // the call; comm the layout's
   ad::Domain dom;
   std::string inner;
@@ -136,8 +94,8 @@ ad::Engine::Phase stages_phase(std::shared_ptr<ad::ShmSegment> seg, std::shared_
             auto last_start = [&](int p) {
               const std::size_t lo = u->displs[static_cast<std::size_t>(p)];
               if (u->nodes)
-                return shifted(static_cast<char*>(pack->data()) + u->pack_at[static_cast<std::size_t>(p)], lo);
-              return in_place ? region : shifted(static_cast<char*>(c.recv), lo);
+                return ad::shifted(static_cast<char*>(pack->data()) + u->pack_at[static_cast<std::size_t>(p)], lo);
+              return in_place ? region : ad::shifted(static_cast<char*>(c.recv), lo);
             };
             if (s.stages.empty()) {  // one rank per domain: my parts as they are
               for (int p : s.mine) {
@@ -150,10 +108,10 @@ ad::Engine::Phase stages_phase(std::shared_ptr<ad::ShmSegment> seg, std::shared_
             std::vector<int> first{me};
             first.insert(first.end(), s.stages[0].members.begin(), s.stages[0].members.end());
             for (std::size_t j = 0; j < s.stages.size(); ++j) {
-              const detail::PartsStage& st = s.stages[j];
+              const ad::PartsStage& st = s.stages[j];
               const bool last = j + 1 == s.stages.size();
               for (int m : st.members) seg->wait(m, *base + 1 + static_cast<std::uint32_t>(j));
-              for (const detail::PartRun& run : st.runs) {
+              for (const ad::PartRun& run : st.runs) {
                 // The last stage on several domains: part by part into the pack.
                 for (int p = run.first; p <= (last && u->nodes ? run.last : run.first); ++p) {
                   const bool whole = !(last && u->nodes);
@@ -197,9 +155,9 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
   u->displs.resize(static_cast<std::size_t>(p) + 1);
   for (int r = 0; r <= p; ++r) u->displs[static_cast<std::size_t>(r)] = args.displ_of(r) * elem;
   u->total = u->displs.back();
-  const Lanes lanes = lanes_of(layout, u->dom);
-  u->s = std::make_shared<const detail::PartsSchedule>(
-      detail::parts_schedule(q, me, factors.reduce_scatter, lanes.drank, u->displs));
+  const ad::Lanes lanes = ad::lanes_of(layout, u->dom);
+  u->s = std::make_shared<const ad::PartsSchedule>(
+      ad::reduce_scatter_parts(q, me, factors.reduce_scatter, lanes.drank, u->displs));
   u->pack_at.assign(static_cast<std::size_t>(p), 0);
   for (int r : lanes.of[static_cast<std::size_t>(me)]) {
     u->lane_counts.push_back(args.count_of(r));
@@ -212,9 +170,10 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
   // The call's vector is what the segment and the descriptors cover.
   CollArgs whole = args;
   whole.count = static_cast<int>(args.displ_of(p));
-  std::string shape;  // the parts, for the blocking cache's key
-  if (args.v)
-    for (int c : args.v->counts) shape.append(";").append(std::to_string(c));
+  ad::EngineOptions options;
+  if (args.v)  // the parts, for the blocking cache's key
+    for (int c : args.v->counts) options.shape.append(";").append(std::to_string(c));
+  options.phase = args.v ? "reduce_scatter" : "reduce_scatter_block";
   std::shared_ptr<const Setup> cu = u;
 
   auto setup = [cu](std::shared_ptr<ad::ShmSegment> seg) {
@@ -291,8 +250,7 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
   };
   return ad::engine_plan(
       who, whole, params, resolved, u->dom.comm, setup, [cu](ad::Path path) { return traffic(*cu, path); },
-      q == 1 ? "one rank per " + u->dom.name + ": no peers to reach" : "", 0, shape,
-      args.v ? "reduce_scatter" : "reduce_scatter_block");
+      q == 1 ? "one rank per " + u->dom.name + ": no peers to reach" : "", 0, options);
 }
 
 MCB_DECLARE_ALGORITHM(shm_recursive_exchange) {

@@ -1,4 +1,4 @@
-// The shared-memory allreduces, reduce, bcast and reduce-scatter called back to back with no
+// The shared-memory allreduces, reduce, bcast, reduce-scatter and allgather called back to back with no
 // barrier between calls (the benchmarks' barrier after each iteration hides
 // a rank that reuses a slot or region its peers still read), the ranks
 // paced unevenly, new data every call, every result checked element by
@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "mcb/allgather.hpp"
 #include "mcb/allreduce.hpp"
 #include "mcb/error.hpp"
 #include "mcb/layout.hpp"
@@ -36,7 +37,7 @@
 
 namespace {
 
-enum class Kind { allreduce, reduce, bcast, reduce_scatter };
+enum class Kind { allreduce, reduce, bcast, reduce_scatter, allgather };
 
 // Rank r's input element i in call `call`: small integers, exact in float.
 int value(int r, int call, int i) { return (r + 1) * (i % 7 + 1) + call % 11; }
@@ -99,8 +100,10 @@ int run(const Case& c, const std::string& interface, bool in_place, MPI_Op op, c
   const std::vector<Shape> shapes{
       {7, false, false},    {7, false, false},     {40, false, false},  {20000, false, false}, {large, true, false},
       {large, true, false}, {large, false, false}, {large, true, true}, {4, false, false},     {3, false, false}};
-  const bool place = in_place && (c.kind == Kind::allreduce || c.kind == Kind::reduce_scatter || rank == 0);
-  const int parts = c.kind == Kind::reduce_scatter ? size : 1;  // the vector: a part per rank
+  const bool place = in_place && (c.kind == Kind::allreduce || c.kind == Kind::reduce_scatter ||
+                                  c.kind == Kind::allgather || rank == 0);
+  // A reduce-scatter's and an allgather's buffers hold the vector, a part per rank.
+  const int parts = c.kind == Kind::reduce_scatter || c.kind == Kind::allgather ? size : 1;
   std::vector<Buffers<T>> bufs;
   auto make_buffers = [&](const Shape& x) {
     return Buffers<T>(x.count * parts, x.registered, !x.rank0_only || rank == 0, layout.comm());
@@ -139,11 +142,15 @@ int run(const Case& c, const std::string& interface, bool in_place, MPI_Op op, c
     Buffers<T>& b = bufs[s];
     const int n = b.n, part = c.kind == Kind::reduce_scatter ? shapes[s].count : n;
     const int at = c.kind == Kind::reduce_scatter ? rank * part : 0;  // my part's first element of the vector
-    T* in = place ? b.recv() : b.send();
-    for (int i = 0; i < n; ++i) {
-      in[i] = static_cast<T>(value(rank, call, i));
-      if (!place) b.recv()[i] = static_cast<T>(-1);
-    }
+    const bool gather = c.kind == Kind::allgather;
+    // An allgather's input: my block, in place at its place in the vector.
+    const int in_at = gather && place ? rank * shapes[s].count : 0, in_n = gather ? shapes[s].count : n;
+    T* in = (place ? b.recv() : b.send()) + in_at;
+    if (!place || gather)
+      for (int i = 0; i < n; ++i) b.recv()[i] = static_cast<T>(-1);
+    for (int i = 0; i < in_n; ++i) in[i] = static_cast<T>(value(rank, call, i));
+    if (gather && !place)  // the send buffer past my block: defined, so that it compares (no NaN garbage)
+      std::fill(b.send() + in_n, b.send() + n, static_cast<T>(0));
     std::copy(b.send(), b.send() + n, b.pristine.begin());
     pace(rank, call);
     plans[s].execute();
@@ -153,7 +160,18 @@ int run(const Case& c, const std::string& interface, bool in_place, MPI_Op op, c
       ++errors;
     }
     if (c.kind == Kind::reduce && rank != 0) continue;
-    for (int i = 0; i < part; ++i) {
+    for (int i = 0; gather && i < n; ++i) {
+      const int from = i / shapes[s].count;
+      const T want = static_cast<T>(value(from, call, i % shapes[s].count));
+      if (b.recv()[i] != want) {
+        std::fprintf(stderr, "rank %d: %s %s%s count %d call %d element %d: %g, expected %g\n", rank, c.name,
+                     interface.c_str(), in_place ? " in place" : "", shapes[s].count, call, i,
+                     static_cast<double>(b.recv()[i]), static_cast<double>(want));
+        ++errors;
+        break;
+      }
+    }
+    for (int i = 0; !gather && i < part; ++i) {
       T want = static_cast<T>(value(0, call, at + i));
       if (c.kind != Kind::bcast)
         for (int r = 1; r < size; ++r) {
@@ -192,13 +210,15 @@ int main(int argc, char** argv) {
   int errors = 0;
   {
     const mcb::Layout layout = mcb::Layout::create(MPI_COMM_WORLD, opt);
-    std::vector<Case> cases{{"shm_recursive_exchange", Kind::allreduce, mcb::allreduce::shm_recursive_exchange},
-                            {"shm_cyclic_shift", Kind::allreduce, mcb::allreduce::shm_cyclic_shift},
-                            {"shm_tree", Kind::allreduce, mcb::allreduce::shm_tree},
-                            {"shm_tree (reduce)", Kind::reduce, mcb::allreduce::shm_tree_reduce},
-                            {"shm_tree (bcast)", Kind::bcast, mcb::allreduce::shm_tree_bcast},
-                            {"shm_recursive_exchange (reduce_scatter_block)", Kind::reduce_scatter,
-                             mcb::reduce_scatter::shm_recursive_exchange}};
+    std::vector<Case> cases{
+        {"shm_recursive_exchange", Kind::allreduce, mcb::allreduce::shm_recursive_exchange},
+        {"shm_cyclic_shift", Kind::allreduce, mcb::allreduce::shm_cyclic_shift},
+        {"shm_tree", Kind::allreduce, mcb::allreduce::shm_tree},
+        {"shm_tree (reduce)", Kind::reduce, mcb::allreduce::shm_tree_reduce},
+        {"shm_tree (bcast)", Kind::bcast, mcb::allreduce::shm_tree_bcast},
+        {"shm_recursive_exchange (reduce_scatter_block)", Kind::reduce_scatter,
+         mcb::reduce_scatter::shm_recursive_exchange},
+        {"shm_recursive_exchange (allgather)", Kind::allgather, mcb::allgather::shm_recursive_exchange}};
     // Two algorithms in turn on one communicator (the blocking interface's
     // arena serves both): on 4 ranks a node the tree with factors -2,-2
     // (rank 1's region read by rank 0 alone) and the recursive exchange

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "mcb/collective.hpp"
+#include "mcb/layout.hpp"
 #include "mcb/plan.hpp"
 #include "mcb/system.hpp"
 
@@ -38,6 +39,13 @@ Plan bruck(const CollArgs& args);
 /// Sparbit (stripe parallel binomial trees, Algorithm 1): ceil(log2 P)
 /// steps of halving distance, one message per block. Any P. Phase: exchange.
 Plan sparbit(const CollArgs& args);
+/// The multi-radix paper's shared-memory allgather: the allgather stages of
+/// its recursive exchange (--factors=2,4), cut at the blocks, on the node's
+/// shared segment, each block copied into place; across nodes the blocks of
+/// a lane gathered first (MPI_Allgatherv). Needs the layout's communicator
+/// and the same number of ranks on every node. Phases: copy_in, inter_node,
+/// allgather, complete (per path; shm_recursive_exchange.cpp).
+Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Params& params);
 /// What SimGrid 3.32's MPICH selector runs for MPI_Allgather with blocks of
 /// `block_bytes` on `p` ranks: "recursive_doubling", "bruck" or "ring".
 std::string mpich_choice(std::size_t block_bytes, int p);

@@ -179,8 +179,12 @@ Peers discover_peers(MPI_Comm dom) {
 }
 
 Descriptor describe(const void* in, const void* out, std::size_t bytes, const Peers& peers) {
+  return describe(in, out, bytes, bytes, peers);
+}
+
+Descriptor describe(const void* in, const void* out, std::size_t in_bytes, std::size_t out_bytes, const Peers& peers) {
   Descriptor d;
-  auto side = [&](const void* p) {
+  auto side = [&](const void* p, std::size_t bytes) {
     Side s;
     s.addr = reinterpret_cast<std::uintptr_t>(p);
     if (auto at = shm_lookup(p, bytes, peers.sorted)) {
@@ -189,8 +193,8 @@ Descriptor describe(const void* in, const void* out, std::size_t bytes, const Pe
     }
     return s;
   };
-  d.in = side(in);
-  d.out = side(out);
+  d.in = side(in, in_bytes);
+  d.out = side(out, out_bytes);
   return d;
 }
 

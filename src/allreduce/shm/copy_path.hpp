@@ -69,6 +69,9 @@ struct Descriptor {
   friend bool operator==(const Descriptor&, const Descriptor&) = default;
 };
 Descriptor describe(const void* in, const void* out, std::size_t bytes, const Peers& peers);
+/// The same where the input has `in_bytes` and the output `out_bytes` (an
+/// allgather's block and vector).
+Descriptor describe(const void* in, const void* out, std::size_t in_bytes, std::size_t out_bytes, const Peers& peers);
 
 /// The path every rank of the domain takes for these descriptors: the one
 /// requested; auto: registered where every buffer is, else cma where

@@ -201,13 +201,14 @@ Engines* engines_for(Hot& hot, MPI_Comm comm, MPI_Comm dom, const std::string& k
 // 8 KiB no longer copies in without the exchange, as it did: on plain
 // buffers the exchange is the copy-in's own handoff, and registered ones
 // keep the registered path, as a persistent call does.
-bool enter_call(Engines& e, const Call& c, std::size_t bytes, const std::string& requested) {
+bool enter_call(Engines& e, const Call& c, std::size_t bytes, std::size_t send_bytes, const std::string& requested) {
   ShmSegment& seg = e.seg();
   const Peers& peers = seg.peers();
   const std::uint32_t start = seg.counter();
   const std::uint64_t registry = shm_registry_changes();
   if (!e.described || e.described->in != c.in() || e.described->out != c.recv || e.described->registry != registry) {
-    const Descriptor mine = describe(c.in(), c.recv, bytes, peers);
+    const Descriptor mine =
+        describe(c.in(), c.recv, c.send == MPI_IN_PLACE || send_bytes == 0 ? bytes : send_bytes, bytes, peers);
     e.described = Engines::Described{c.in(), c.recv, registry, mine, &e.get(choose(mine, peers, requested))};
   }
   if (const Engine& guess = *e.described->guess; guess.enter) guess.enter(c, start);
@@ -300,7 +301,7 @@ ParamSpec interface_param() {
 Plan engine_plan(const std::string& who, const CollArgs& args, const Params& params, const Resolved& resolved,
                  MPI_Comm dom, std::function<std::shared_ptr<Engines>(std::shared_ptr<ShmSegment>)> setup,
                  const std::function<double(Path)>& traffic, const std::string& copy_in_only, std::size_t slot_bytes,
-                 const std::string& shape, const std::string& phase) {
+                 const EngineOptions& options) {
   const std::string interface = params.get("interface", "persistent");
   const std::string requested = params.get("copy", "auto");
   if (interface != "persistent" && interface != "blocking")
@@ -308,6 +309,8 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
   const void* send = args.sendbuf;
   void* recv = args.recvbuf;
   const std::size_t bytes = args.block_bytes();
+  // The input's bytes: the vector, or out of place options.send_bytes.
+  auto in_bytes = [bytes, sb = options.send_bytes](const void* s) { return s == MPI_IN_PLACE || sb == 0 ? bytes : sb; };
 
   Plan plan;
   for (const auto& [name, value] : resolved) plan.set_param(name, value);
@@ -328,7 +331,7 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
     const Peers peers = discover_peers(dom);
     int size = 0;
     MPI_Comm_size(dom, &size);
-    const Descriptor mine = describe(Call{send, recv}.in(), recv, bytes, peers);
+    const Descriptor mine = describe(Call{send, recv}.in(), recv, in_bytes(send), bytes, peers);
     std::vector<Descriptor> all(static_cast<std::size_t>(size));
     MPI_Allgather(&mine, sizeof(Descriptor), MPI_BYTE, all.data(), sizeof(Descriptor), MPI_BYTE, dom);
     int lowest = copy_in_only.empty() ? static_cast<int>(choose(all, peers, requested)) : 0;
@@ -362,41 +365,42 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
   std::string key = who + ";count=" + std::to_string(args.count) + ";type=" + type_name +
                     ";op=" + std::to_string(MPI_Op_c2f(args.op));
   for (const auto& [name, value] : resolved) key += ";" + name + "=" + value;
-  key += ";copy=" + requested + shape;
+  key += ";copy=" + requested + options.shape;
   plan.set_param("copy", "per call");
   std::shared_ptr<Plan::Report> report = plan.report();
   auto last = std::make_shared<int>(-1);  // the path of the last call
   auto hot = std::make_shared<Hot>();
   // What each call asks for: copy-in where it is the only path.
   const std::string per_call = copy_in_only.empty() ? requested : "copy-in";
-  plan.add(phase, [comm = args.comm, dom, key, setup = std::move(setup), traffic, note, report, last, hot, send, recv,
-                   bytes, slot_bytes, per_call, copy_in = per_call == "copy-in"] {
-    if (copy_in && hot->phases && hot->still()) {
-      if (hot->engines->region()) hot->engines->seg().begin_call(hot->engines->id());
-      for (const auto& phase : *hot->phases) phase.run(hot->call);
-      return;
-    }
-    Engines* e = engines_for(*hot, comm, dom, key, setup, bytes, slot_bytes, *report);
-    if (e->region()) e->seg().begin_call(e->id());
-    Reach& r = e->reach;
-    Call call{send, recv, &r};
-    if (copy_in)
-      r.path = Path::copy_in;
-    else
-      call.entered = enter_call(*e, call, bytes, per_call);
-    const auto& phases = (copy_in ? e->get(Path::copy_in) : *e->agreed).phases;
-    if (copy_in) {  // the next call of these engines runs them directly (Hot)
-      hot->phases = &phases;
-      hot->call = call;
-    }
-    for (const auto& phase : phases) phase.run(call);
-    if (*last != static_cast<int>(r.path)) {
-      if (*last < 0) report->add_note(note(e->seg().peers(), r.path));
-      *last = static_cast<int>(r.path);
-      report->set_param("copy", to_string(r.path));
-      report->set_traffic(traffic(r.path));
-    }
-  });
+  plan.add(options.phase,
+           [comm = args.comm, dom, key, setup = std::move(setup), traffic, note, report, last, hot, send, recv, bytes,
+            slot_bytes, per_call, copy_in = per_call == "copy-in", send_bytes = options.send_bytes] {
+             if (copy_in && hot->phases && hot->still()) {
+               if (hot->engines->region()) hot->engines->seg().begin_call(hot->engines->id());
+               for (const auto& phase : *hot->phases) phase.run(hot->call);
+               return;
+             }
+             Engines* e = engines_for(*hot, comm, dom, key, setup, bytes, slot_bytes, *report);
+             if (e->region()) e->seg().begin_call(e->id());
+             Reach& r = e->reach;
+             Call call{send, recv, &r};
+             if (copy_in)
+               r.path = Path::copy_in;
+             else
+               call.entered = enter_call(*e, call, bytes, send_bytes, per_call);
+             const auto& phases = (copy_in ? e->get(Path::copy_in) : *e->agreed).phases;
+             if (copy_in) {  // the next call of these engines runs them directly (Hot)
+               hot->phases = &phases;
+               hot->call = call;
+             }
+             for (const auto& phase : phases) phase.run(call);
+             if (*last != static_cast<int>(r.path)) {
+               if (*last < 0) report->add_note(note(e->seg().peers(), r.path));
+               *last = static_cast<int>(r.path);
+               report->set_param("copy", to_string(r.path));
+               report->set_traffic(traffic(r.path));
+             }
+           });
   return plan;
 }
 

@@ -185,12 +185,21 @@ using Resolved = std::vector<std::pair<std::string, std::string>>;
 /// path's area per rank that the segment must have (small_path.hpp).
 /// A blocking plan called again on the same shape finds its engines without
 /// a lookup while the communicator's cache has not changed since its last call.
-/// `shape`: what else tells two calls of the same count apart (a
-/// reduce-scatter's parts), for the cache key; `phase`: the blocking plan's
-/// one phase (the collective's name).
+/// `options`: what the collectives other than the allreduce add.
+struct EngineOptions {
+  /// What else tells two calls of the same count apart (a v-form's
+  /// counts), for the blocking cache's key.
+  std::string shape;
+  /// The blocking plan's one phase: the collective's name.
+  std::string phase = "allreduce";
+  /// The send buffer's bytes out of place (an allgather's block), where
+  /// registration is looked up; 0: args.block_bytes(), as the receive
+  /// buffer's.
+  std::size_t send_bytes = 0;
+};
 Plan engine_plan(const std::string& who, const CollArgs& args, const Params& params, const Resolved& resolved,
                  MPI_Comm dom, std::function<std::shared_ptr<Engines>(std::shared_ptr<ShmSegment>)> setup,
                  const std::function<double(Path)>& traffic, const std::string& copy_in_only = "",
-                 std::size_t slot_bytes = 0, const std::string& shape = "", const std::string& phase = "allreduce");
+                 std::size_t slot_bytes = 0, const EngineOptions& options = {});
 
 }  // namespace mcb::allreduce::detail

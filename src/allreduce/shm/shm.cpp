@@ -228,6 +228,34 @@ void require_layout(const char* who, const CollArgs& args, const Layout& layout)
   if (!layout.uniform()) throw Error(std::string(who) + ": needs the same number of ranks on every node");
 }
 
+Lanes lanes_of(const Layout& layout, const Domain& dom) {
+  Lanes l;
+  const int p = layout.size();
+  l.of.assign(static_cast<std::size_t>(dom.size), {});
+  l.drank.resize(static_cast<std::size_t>(p));
+  const auto& regions = layout.local_regions();
+  const bool by_region = dom.name == "region";
+  for (int r = 0; r < p; ++r) {
+    const int local = layout.local_rank_of()[static_cast<std::size_t>(r)];
+    int d = local;
+    if (by_region) {
+      d = 0;
+      for (int x = 0; x < local; ++x)
+        d += regions[static_cast<std::size_t>(x)] == regions[static_cast<std::size_t>(local)];
+    }
+    l.drank[static_cast<std::size_t>(r)] = d;
+  }
+  if (by_region) {
+    for (int r = 0; r < p; ++r) l.of[static_cast<std::size_t>(l.drank[static_cast<std::size_t>(r)])].push_back(r);
+    return l;
+  }
+  for (auto& lane : l.of) lane.assign(static_cast<std::size_t>(layout.num_nodes()), -1);
+  for (int r = 0; r < p; ++r)
+    l.of[static_cast<std::size_t>(l.drank[static_cast<std::size_t>(r)])]
+        [static_cast<std::size_t>(layout.node_of()[static_cast<std::size_t>(r)])] = r;
+  return l;
+}
+
 Domain shm_domain(const char* who, const CollArgs& args, const Layout& layout) {
   require_host(args, who);
   require_layout(who, args, layout);

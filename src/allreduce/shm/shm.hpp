@@ -168,6 +168,25 @@ struct Domain {
   std::string name;               // "node" or "region"
 };
 
+/// Every domain rank's lane, as ranks of the layout's communicator in the
+/// lane's order (Domain::lane: on nodes ordered by node, on regions by
+/// rank), and every rank's domain rank; from the layout alone (no
+/// communication). The reduce-scatter and allgather stages cut at parts
+/// (shm_parts.hpp) own a lane's parts per domain rank.
+struct Lanes {
+  std::vector<std::vector<int>> of;  // by domain rank
+  std::vector<int> drank;            // by rank of the layout's communicator
+};
+Lanes lanes_of(const Layout& layout, const Domain& dom);
+
+/// A start such that start + lo is `at`: the stages address every
+/// destination at the vector's offsets (sum_to), and a part that lands
+/// elsewhere (a receive buffer's start, its place in a pack) is addressed
+/// through such a start; computed on integers, never dereferenced.
+inline char* shifted(char* at, std::size_t lo) {
+  return reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(at) - lo);
+}
+
 /// Throws Error naming `who` unless args.comm is the layout's communicator
 /// and every node has the same number of ranks.
 void require_layout(const char* who, const CollArgs& args, const Layout& layout);
