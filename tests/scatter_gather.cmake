@@ -29,6 +29,16 @@ set(SG_V reduce_scatter allgatherv gatherv scatterv)
 # system_persistent with MPICH's own workaround (its tsp_tree schedules),
 # and on one rank, where no schedule copies the root's block, leaves it
 # out of the gather; these tests show that -c catches the bugs without it.
+# The --counts choice of a v-form's run at P ranks, plain and in place: every
+# choice at every P across the two.
+set(SG_COUNTS_1 equal heavy)
+set(SG_COUNTS_2 linear zeros)
+set(SG_COUNTS_3 heavy linear)
+set(SG_COUNTS_4 zeros equal)
+set(SG_COUNTS_5 linear heavy)
+set(SG_COUNTS_6 heavy zeros)
+set(SG_COUNTS_7 zeros linear)
+set(SG_COUNTS_8 equal heavy)
 set(SG_ENV_gather)
 set(SG_ENV_scatter)
 set(SG_MPICH_GATHER_P1 FALSE)

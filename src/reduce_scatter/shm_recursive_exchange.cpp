@@ -135,6 +135,63 @@ ad::Engine::Phase stages_phase(std::shared_ptr<ad::ShmSegment> seg, std::shared_
           }};
 }
 
+// The engine of one copy path (see the file comment): its phases over the
+// segment, the pack and the inner reduce-scatter that the setup made.
+std::shared_ptr<ad::Engine> engine_for(std::shared_ptr<ad::ShmSegment> seg, std::shared_ptr<const Setup> cu,
+                                       std::shared_ptr<Buffer> pack, std::shared_ptr<Buffer> out,
+                                       std::shared_ptr<Plan> inner, ad::Path path) {
+  const Setup& x = *cu;
+  auto base = std::make_shared<std::uint32_t>(0);
+  auto engine = std::make_shared<ad::Engine>();
+  const bool direct = path != ad::Path::copy_in;
+  // The first step: wait until my region's readers are done with my
+  // last call; on copy-in, copy in all but what I sum first from my input.
+  engine->enter = [seg, cu, direct](const ad::Call& c, std::uint32_t start) {
+    const auto& s = *cu->s;
+    for (int m : s.readers) seg->wait(m, start);
+    if (direct || s.stages.empty()) return;
+    char* mine = seg->data(seg->rank());
+    std::size_t at = 0;
+    for (const auto& r : s.stages[0].runs) {
+      cu->args.memory().copy(mine + at, c.in() + at, r.bytes.lo - at);
+      at = r.bytes.hi;
+    }
+    cu->args.memory().copy(mine + at, c.in() + at, cu->total - at);
+  };
+  if (!direct)
+    engine->phases.push_back(
+        {"copy_in", [seg, base, enter = engine->enter](const ad::Call& c) { ad::first_step(*seg, enter, c, *base); }});
+  auto w = std::make_shared<ad::Scratch>(seg->size(), path == ad::Path::cma, x.args);
+  engine->phases.push_back(stages_phase(seg, cu, base, w, pack, direct ? engine->enter : nullptr));
+  if (direct && !x.s->stages.empty()) {
+    std::vector<int> readers = x.s->stages[0].members;
+    engine->phases.push_back({"complete", [seg, base, readers](const ad::Call&) {
+                                for (int m : readers) seg->wait(m, *base + 2);
+                              }});
+  }
+  if (x.nodes) {
+    engine->phases.push_back({"inter_node", [cu, pack, out, inner](const ad::Call& c) {
+                                const Setup& y = *cu;
+                                if (!inner) {
+                                  MPI_Reduce_scatter(pack->data(), c.recv, y.lane_counts.data(), y.args.type, y.args.op,
+                                                     y.dom.lane);
+                                  return;
+                                }
+                                inner->execute();
+                                y.args.memory().copy(c.recv, out->data(), y.mine_bytes);
+                              }});
+  } else {
+    // In place my part waits in my region (my input, the receive
+    // buffer, was still read by my group until now).
+    const std::size_t lo = x.s->mine.empty() ? 0 : x.displs[static_cast<std::size_t>(x.s->mine.front())];
+    engine->phases.push_back({"copy_out", [seg, cu, lo](const ad::Call& c) {
+                                if (c.send == MPI_IN_PLACE && cu->mine_bytes > 0 && !cu->s->stages.empty())
+                                  cu->args.memory().copy(c.recv, seg->data(seg->rank()) + lo, cu->mine_bytes);
+                              }});
+  }
+  return engine;
+}
+
 }  // namespace
 
 Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Params& params) {
@@ -193,59 +250,7 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
                                      : x.inner == "recursive_halving" ? recursive_halving(a)
                                                                       : pairwise(a));
     }
-    auto make = [seg, cu, pack, out, inner](ad::Path path) {
-      const Setup& x = *cu;
-      auto base = std::make_shared<std::uint32_t>(0);
-      auto engine = std::make_shared<ad::Engine>();
-      const bool direct = path != ad::Path::copy_in;
-      // The first step: wait until my region's readers are done with my
-      // last call; on copy-in, copy in all but what I sum first from my input.
-      engine->enter = [seg, cu, direct](const ad::Call& c, std::uint32_t start) {
-        const auto& s = *cu->s;
-        for (int m : s.readers) seg->wait(m, start);
-        if (direct || s.stages.empty()) return;
-        char* mine = seg->data(seg->rank());
-        std::size_t at = 0;
-        for (const auto& r : s.stages[0].runs) {
-          cu->args.memory().copy(mine + at, c.in() + at, r.bytes.lo - at);
-          at = r.bytes.hi;
-        }
-        cu->args.memory().copy(mine + at, c.in() + at, cu->total - at);
-      };
-      if (!direct)
-        engine->phases.push_back({"copy_in", [seg, base, enter = engine->enter](const ad::Call& c) {
-                                    ad::first_step(*seg, enter, c, *base);
-                                  }});
-      auto w = std::make_shared<ad::Scratch>(seg->size(), path == ad::Path::cma, x.args);
-      engine->phases.push_back(stages_phase(seg, cu, base, w, pack, direct ? engine->enter : nullptr));
-      if (direct && !x.s->stages.empty()) {
-        std::vector<int> readers = x.s->stages[0].members;
-        engine->phases.push_back({"complete", [seg, base, readers](const ad::Call&) {
-                                    for (int m : readers) seg->wait(m, *base + 2);
-                                  }});
-      }
-      if (x.nodes) {
-        engine->phases.push_back({"inter_node", [cu, pack, out, inner](const ad::Call& c) {
-                                    const Setup& y = *cu;
-                                    if (!inner) {
-                                      MPI_Reduce_scatter(pack->data(), c.recv, y.lane_counts.data(), y.args.type,
-                                                         y.args.op, y.dom.lane);
-                                      return;
-                                    }
-                                    inner->execute();
-                                    y.args.memory().copy(c.recv, out->data(), y.mine_bytes);
-                                  }});
-      } else {
-        // In place my part waits in my region (my input, the receive
-        // buffer, was still read by my group until now).
-        const std::size_t lo = x.s->mine.empty() ? 0 : x.displs[static_cast<std::size_t>(x.s->mine.front())];
-        engine->phases.push_back({"copy_out", [seg, cu, lo](const ad::Call& c) {
-                                    if (c.send == MPI_IN_PLACE && cu->mine_bytes > 0 && !cu->s->stages.empty())
-                                      cu->args.memory().copy(c.recv, seg->data(seg->rank()) + lo, cu->mine_bytes);
-                                  }});
-      }
-      return engine;
-    };
+    auto make = [seg, cu, pack, out, inner](ad::Path path) { return engine_for(seg, cu, pack, out, inner, path); };
     return std::make_shared<ad::Engines>(seg, make);
   };
   return ad::engine_plan(

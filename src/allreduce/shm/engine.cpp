@@ -227,6 +227,29 @@ bool enter_call(Engines& e, const Call& c, std::size_t bytes, std::size_t send_b
   return e.guessed;
 }
 
+// The persistent interface's path (engine_plan): every rank's descriptor
+// of its buffers gathered over the domain into `all`, the path they allow,
+// the lowest over the communicator, so that every rank runs the same
+// phases; a path named in --copy that cannot run is an Error.
+Path agree_path(const std::string& who, MPI_Comm comm, MPI_Comm dom, const Peers& peers, const Descriptor& mine,
+                const std::string& requested, const std::string& copy_in_only, std::vector<Descriptor>& all) {
+  int size = 0;
+  MPI_Comm_size(dom, &size);
+  all.resize(static_cast<std::size_t>(size));
+  MPI_Allgather(&mine, sizeof(Descriptor), MPI_BYTE, all.data(), sizeof(Descriptor), MPI_BYTE, dom);
+  int lowest = copy_in_only.empty() ? static_cast<int>(choose(all, peers, requested)) : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &lowest, 1, MPI_INT, MPI_MIN, comm);
+  const Path path = static_cast<Path>(lowest);
+  if (requested == "registered" && path != Path::registered)
+    throw Error(who +
+                ": --copy registered: not every rank's send and receive buffers are registered (allocate them "
+                "with mcb::shm_allocate; in the benchmarks, --buffers registered)");
+  if (requested == "cma" && path != Path::cma)
+    throw Error(who + ": --copy cma: cross-memory attach is refused" +
+                (peers.cma ? std::string(" on another node") : ": " + peers.cma_why));
+  return path;
+}
+
 }  // namespace
 
 const Engine& Engines::get(Path p) {
@@ -329,21 +352,10 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
     // descriptors, then the lowest over the communicator, so that every
     // rank runs the same phases.
     const Peers peers = discover_peers(dom);
-    int size = 0;
-    MPI_Comm_size(dom, &size);
-    const Descriptor mine = describe(Call{send, recv}.in(), recv, in_bytes(send), bytes, peers);
-    std::vector<Descriptor> all(static_cast<std::size_t>(size));
-    MPI_Allgather(&mine, sizeof(Descriptor), MPI_BYTE, all.data(), sizeof(Descriptor), MPI_BYTE, dom);
-    int lowest = copy_in_only.empty() ? static_cast<int>(choose(all, peers, requested)) : 0;
-    MPI_Allreduce(MPI_IN_PLACE, &lowest, 1, MPI_INT, MPI_MIN, args.comm);
-    const Path path = static_cast<Path>(lowest);
-    if (requested == "registered" && path != Path::registered)
-      throw Error(who +
-                  ": --copy registered: not every rank's send and receive buffers are registered (allocate them "
-                  "with mcb::shm_allocate; in the benchmarks, --buffers registered)");
-    if (requested == "cma" && path != Path::cma)
-      throw Error(who + ": --copy cma: cross-memory attach is refused" +
-                  (peers.cma ? std::string(" on another node") : ": " + peers.cma_why));
+    std::vector<Descriptor> all;
+    const Path path =
+        agree_path(who, args.comm, dom, peers, describe(Call{send, recv}.in(), recv, in_bytes(send), bytes, peers),
+                   requested, copy_in_only, all);
     std::shared_ptr<Engines> engines = setup(std::make_shared<ShmSegment>(dom, bytes, peers, slot_bytes));
     auto r = std::make_shared<const Reach>(reach(all, path));
     const Call call{send, recv, r.get()};
