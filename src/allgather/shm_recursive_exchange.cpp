@@ -166,6 +166,8 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
     for (int c : args.v->counts) options.shape.append(";").append(std::to_string(c));
   options.phase = args.v ? "allgatherv" : "allgather";
   options.send_bytes = std::max<std::size_t>(1, static_cast<std::size_t>(args.count) * elem);
+  options.cma_min = ad::kCmaMinPiece;
+  options.cma_piece = u->displs.back() / static_cast<std::size_t>(p);
   std::shared_ptr<const Setup> cu = u;
 
   auto setup = [cu](std::shared_ptr<ad::ShmSegment> seg) {

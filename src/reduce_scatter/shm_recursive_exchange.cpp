@@ -21,8 +21,9 @@
 //                   read my input
 //   inter_node:     (several nodes or regions) the pack reduce-scattered
 //                   across the domains on my lane (--inner)
-//   copy_out:       (one domain, in place) my part from my region to the
-//                   start of my receive buffer
+// On one domain in place, the last phase ends copying my part from my
+// region to the start of my receive buffer (until then my group read it).
+// A vector of no elements is no call at all.
 // Per rank, vector of n bytes on Q ranks of one node, default factors -Q:
 // copy-in moves 2n(Q-1)/Q copying in and n + n/Q reducing (Q reads of n/Q,
 // one write); registered and cma n + n/Q. One flag set per stage; a rank
@@ -79,6 +80,14 @@ double traffic(const Setup& u, ad::Path path) {
   return t;
 }
 
+// One domain in place: my part, summed into my region, to the start of my
+// receive buffer, once my group has read my input there.
+void deliver_in_place(const ad::ShmSegment& seg, const Setup& u, const ad::Call& c) {
+  if (u.nodes || c.send != MPI_IN_PLACE || u.mine_bytes == 0 || u.s->stages.empty() || u.s->mine.empty()) return;
+  u.args.memory().copy(c.recv, seg.data(seg.rank()) + u.displs[static_cast<std::size_t>(u.s->mine.front())],
+                       u.mine_bytes);
+}
+
 // The reduce_scatter stages (see the file comment).
 ad::Engine::Phase stages_phase(std::shared_ptr<ad::ShmSegment> seg, std::shared_ptr<const Setup> u,
                                std::shared_ptr<std::uint32_t> base, std::shared_ptr<ad::Scratch> w,
@@ -132,6 +141,7 @@ ad::Engine::Phase stages_phase(std::shared_ptr<ad::ShmSegment> seg, std::shared_
               }
               seg->set();
             }
+            if (!direct) deliver_in_place(*seg, *u, c);
           }};
 }
 
@@ -165,8 +175,9 @@ std::shared_ptr<ad::Engine> engine_for(std::shared_ptr<ad::ShmSegment> seg, std:
   engine->phases.push_back(stages_phase(seg, cu, base, w, pack, direct ? engine->enter : nullptr));
   if (direct && !x.s->stages.empty()) {
     std::vector<int> readers = x.s->stages[0].members;
-    engine->phases.push_back({"complete", [seg, base, readers](const ad::Call&) {
+    engine->phases.push_back({"complete", [seg, cu, base, readers](const ad::Call& c) {
                                 for (int m : readers) seg->wait(m, *base + 2);
+                                deliver_in_place(*seg, *cu, c);
                               }});
   }
   if (x.nodes) {
@@ -179,14 +190,6 @@ std::shared_ptr<ad::Engine> engine_for(std::shared_ptr<ad::ShmSegment> seg, std:
                                 }
                                 inner->execute();
                                 y.args.memory().copy(c.recv, out->data(), y.mine_bytes);
-                              }});
-  } else {
-    // In place my part waits in my region (my input, the receive
-    // buffer, was still read by my group until now).
-    const std::size_t lo = x.s->mine.empty() ? 0 : x.displs[static_cast<std::size_t>(x.s->mine.front())];
-    engine->phases.push_back({"copy_out", [seg, cu, lo](const ad::Call& c) {
-                                if (c.send == MPI_IN_PLACE && cu->mine_bytes > 0 && !cu->s->stages.empty())
-                                  cu->args.memory().copy(c.recv, seg->data(seg->rank()) + lo, cu->mine_bytes);
                               }});
   }
   return engine;
@@ -212,6 +215,11 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
   u->displs.resize(static_cast<std::size_t>(p) + 1);
   for (int r = 0; r <= p; ++r) u->displs[static_cast<std::size_t>(r)] = args.displ_of(r) * elem;
   u->total = u->displs.back();
+  if (u->total == 0) {  // nothing to reduce or to deliver anywhere
+    Plan none;
+    none.add(args.v ? "reduce_scatter" : "reduce_scatter_block", [] {});
+    return none;
+  }
   const ad::Lanes lanes = ad::lanes_of(layout, u->dom);
   u->s = std::make_shared<const ad::PartsSchedule>(
       ad::reduce_scatter_parts(q, me, factors.reduce_scatter, lanes.drank, u->displs));
@@ -231,6 +239,8 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
   if (args.v)  // the parts, for the blocking cache's key
     for (int c : args.v->counts) options.shape.append(";").append(std::to_string(c));
   options.phase = args.v ? "reduce_scatter" : "reduce_scatter_block";
+  options.cma_min = ad::kCmaMinPiece;
+  options.cma_piece = u->total / static_cast<std::size_t>(q);
   std::shared_ptr<const Setup> cu = u;
 
   auto setup = [cu](std::shared_ptr<ad::ShmSegment> seg) {

@@ -204,8 +204,9 @@ bool is_registered(const Descriptor& d) { return d.in.registered && d.out.regist
 
 Path path_for(bool registered, const Peers& peers, const std::string& requested) {
   if (requested == "copy-in") return Path::copy_in;
-  if (registered && (requested == "auto" || requested == "registered")) return Path::registered;
-  if (peers.cma && (requested == "cma" || peers.cma_fast)) return Path::cma;
+  const bool automatic = requested == "auto" || requested == kAutoNoCma;
+  if (registered && (automatic || requested == "registered")) return Path::registered;
+  if (peers.cma && (requested == "cma" || (requested == "auto" && peers.cma_fast))) return Path::cma;
   return Path::copy_in;
 }
 

@@ -30,6 +30,10 @@ std::string to_string(Path p);
 
 /// --copy: auto, registered, cma or copy-in.
 ParamSpec copy_param();
+/// What auto asks for where cross-memory attach would read pieces too
+/// small to pay for its system call per peer (EngineOptions::cma_min):
+/// registered where every buffer is, else copy-in.
+inline constexpr const char* kAutoNoCma = "auto (no cma)";
 
 /// What the ranks of a domain know about each other once: process ids (by
 /// domain rank, and sorted), whether cross-memory attach works between

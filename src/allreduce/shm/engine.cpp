@@ -326,7 +326,8 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
                  const std::function<double(Path)>& traffic, const std::string& copy_in_only, std::size_t slot_bytes,
                  const EngineOptions& options) {
   const std::string interface = params.get("interface", "persistent");
-  const std::string requested = params.get("copy", "auto");
+  std::string requested = params.get("copy", "auto");
+  if (requested == "auto" && options.cma_piece < options.cma_min) requested = kAutoNoCma;
   if (interface != "persistent" && interface != "blocking")
     throw Error("--interface " + interface + ": expected persistent or blocking");
   const void* send = args.sendbuf;
@@ -338,7 +339,7 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
   Plan plan;
   for (const auto& [name, value] : resolved) plan.set_param(name, value);
   plan.set_param("interface", interface);
-  if (!copy_in_only.empty() && requested != "auto" && requested != "copy-in")
+  if (!copy_in_only.empty() && requested != "auto" && requested != kAutoNoCma && requested != "copy-in")
     throw Error(who + ": --copy " + requested + ": only copy-in here (" + copy_in_only + ")");
   auto note = [who](const Peers& peers, Path path) {
     return who + ": copy path " + to_string(path) + "; cross-memory attach " +

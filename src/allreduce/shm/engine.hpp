@@ -196,7 +196,17 @@ struct EngineOptions {
   /// registration is looked up; 0: args.block_bytes(), as the receive
   /// buffer's.
   std::size_t send_bytes = 0;
+  /// --copy auto takes cross-memory attach only where each rank reads at
+  /// least this many bytes from a peer in one system call (0: always,
+  /// where the probe found it fast).
+  std::size_t cma_min = 0;
+  std::size_t cma_piece = 0;  // the bytes a rank reads from a peer per call
 };
+/// The reduce-scatter's and allgather's cma_min: below it a peer's piece
+/// costs more in its process_vm_readv than in a copy through the segment
+/// (2 bound ranks, issue 71: cma 3.1-3.4 us against copy-in 0.24-0.28 us
+/// for the reduce_scatter stage of 64 B-1 KiB vectors).
+inline constexpr std::size_t kCmaMinPiece = 32 * 1024;
 Plan engine_plan(const std::string& who, const CollArgs& args, const Params& params, const Resolved& resolved,
                  MPI_Comm dom, std::function<std::shared_ptr<Engines>(std::shared_ptr<ShmSegment>)> setup,
                  const std::function<double(Path)>& traffic, const std::string& copy_in_only = "",
