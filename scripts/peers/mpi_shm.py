@@ -133,9 +133,18 @@ from mpi_tools import (LIBRARY_NAME, OMPI_INVALID_ENUM, MpiToolError, binding, b
 from mcbtune.openmpi_trace import OMPI_FUNCTIONS, TRACE_LIBRARY, ompi_check_forced, read_trace  # noqa: E402
 
 SHM_COLLS = ("allreduce", "reduce", "bcast")
-ALL_COLLS = SHM_COLLS + ("allgather",)
+# Issue 71's collectives: mcb's shared-memory form against the MPI's
+# default (neither Open MPI's coll/sm or HAN nor MPICH's release_gather
+# implements them: no peer to force), plain and registered buffers.
+# allgather_shm is mcb_allgather's shared-memory form (the allgather entry
+# compares the classic algorithms with Open MPI's tuned ones).
+NEW_COLLS = ("reduce_scatter_block", "reduce_scatter", "allgatherv", "allgather_shm")
+BUFFERED = SHM_COLLS + NEW_COLLS
+ALL_COLLS = SHM_COLLS + ("allgather",) + NEW_COLLS
 BINARY = {c: "mcb_" + c for c in ALL_COLLS}
+BINARY["allgather_shm"] = "mcb_allgather"
 DEFAULT_MCB = {"allreduce": "shm_recursive_exchange,shm_tree", "reduce": "shm_tree", "bcast": "shm_tree"}
+DEFAULT_MCB.update({c: "shm_recursive_exchange" for c in NEW_COLLS})
 # mcb's allgather and the name Open MPI's ompi_info gives the same algorithm.
 ALLGATHER_PAIRS = [("sparbit", "sparbit"), ("ring", "ring"), ("bruck", "bruck"),
                    ("recursive_doubling", "recursive_doubling"), ("neighbor_exchange", "neighbor")]
@@ -177,7 +186,7 @@ class Config:
 
     @property
     def label(self):
-        what = "%s, %s buffers" % (self.coll, self.buffers) if self.coll in SHM_COLLS else self.coll
+        what = "%s, %s buffers" % (self.coll, self.buffers) if self.coll in BUFFERED else self.coll
         return "%s: %s" % (what, self.peer)
 
     def algorithms(self, mcb_first=True):
@@ -192,9 +201,17 @@ def env_text(env):
     return " ".join("%s=%s" % kv for kv in sorted(env.items()))
 
 
+def default_configs(args, coll):
+    """Issue 71's collectives: mcb's shared-memory form beside the MPI's default."""
+    return [Config(coll, buffers, "default", mcb=args.mcb[coll]) for buffers in args.buffers]
+
+
 def ompi_configs(args):
     confs = []
     for coll in args.collectives:
+        if coll in NEW_COLLS:
+            confs += default_configs(args, coll)
+            continue
         if coll == "allgather":
             for ours, name in ALLGATHER_PAIRS:
                 value = args.ompi_allgather.get(name)
@@ -252,6 +269,9 @@ def canary_colls(coll, hosts=False):
 def mpich_configs(args):
     confs = []
     for coll in args.collectives:
+        if coll in NEW_COLLS:
+            confs += default_configs(args, coll)
+            continue
         if coll == "allgather":
             c = Config(coll, "plain", "Open MPI's tuned allgathers")
             c.refused = ("the allgather comparison is against Open MPI 5's coll/tuned (forced by number); "
@@ -283,7 +303,7 @@ def mcb_args(args, conf, sizes, iterations, warmup, csv_path, algorithms, valida
         cmd += ["-i", str(iterations)]
     if warmup is not None:
         cmd += ["-x", str(warmup)]
-    if conf.coll in SHM_COLLS:
+    if conf.coll in BUFFERED:
         if conf.mcb:
             cmd += ["--interface", args.interface]
         flags = BUFFERS[conf.buffers] if conf.buffers == "plain" else BUFFERS[conf.buffers][:-1] + [
@@ -812,12 +832,12 @@ def report(args, confs, results, params, runs):
     header(args, out)
     groups = []
     for c in confs:
-        g = (c.coll, c.buffers) if c.coll in SHM_COLLS else (c.coll, c.peer)
+        g = (c.coll, c.buffers) if c.coll in BUFFERED else (c.coll, c.peer)
         if g not in groups:
             groups.append(g)
     refusals = [c for c in confs if c.refused]
     for g in groups:
-        members = [c for c in confs if ((c.coll, c.buffers) if c.coll in SHM_COLLS else (c.coll, c.peer)) == g]
+        members = [c for c in confs if ((c.coll, c.buffers) if c.coll in BUFFERED else (c.coll, c.peer)) == g]
         default = next((c for c in members if c.peer == "default"), None)
         peers = [c for c in members if c.peer != "default"]
         if default is not None and default.mcb and not default.refused:
@@ -1125,10 +1145,12 @@ def parse_args(argv):
             p.error("--buffers: unknown '%s' (plain, registered)" % b)
     args.mcb = {"allreduce": args.mcb_allreduce.split(","), "reduce": args.mcb_reduce.split(","),
                 "bcast": args.mcb_bcast.split(",")}
-    args.sizes = {c: args.sizes for c in SHM_COLLS}
-    args.sizes["allgather"] = args.allgather_sizes
-    args.check_sizes_text = {c: args.check_sizes for c in SHM_COLLS}
-    args.check_sizes_text["allgather"] = args.check_allgather_sizes
+    args.mcb.update({c: DEFAULT_MCB[c].split(",") for c in NEW_COLLS})
+    args.sizes = {c: args.sizes for c in SHM_COLLS + ("reduce_scatter_block", "reduce_scatter")}
+    args.check_sizes_text = {c: args.check_sizes for c in SHM_COLLS + ("reduce_scatter_block", "reduce_scatter")}
+    for c in ("allgather", "allgatherv", "allgather_shm"):
+        args.sizes[c] = args.allgather_sizes
+        args.check_sizes_text[c] = args.check_allgather_sizes
     try:
         args.sizes_list = {c: sizes_of(v) for c, v in args.sizes.items()}
         args.check_sizes = {c: sizes_of(v) for c, v in args.check_sizes_text.items()}
