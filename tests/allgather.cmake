@@ -89,9 +89,9 @@ set_tests_properties(compare_best_crafted PROPERTIES LABELS scripts TIMEOUT 120
                      PASS_REGULAR_EXPRESSION "compare_best: ok" FAIL_REGULAR_EXPRESSION "FAIL")
 set(CB_DIR ${CMAKE_CURRENT_BINARY_DIR}/compare_best)
 file(MAKE_DIRECTORY ${CB_DIR})
-mcb_mpi_test(compare_best_block 6 ${AG_ENV} --expect-rows 18
+mcb_mpi_test(compare_best_block 6 ${AG_ENV} --expect-rows 21
              -- ${AG} -c -m 1,64,4096 -i 5 -x 1 --algorithm all --csv ${CB_DIR}/block.csv)
-mcb_mpi_test(compare_best_cyclic 6 ${AG_ENV} --expect-rows 18
+mcb_mpi_test(compare_best_cyclic 6 ${AG_ENV} --expect-rows 21
              -- ${AG} -c -m 1,64,4096 -i 5 -x 1 --algorithm all --ranks-per-node 3 --rank-order cyclic
              --csv ${CB_DIR}/cyclic.csv)
 set_tests_properties(compare_best_block compare_best_cyclic PROPERTIES FIXTURES_SETUP compare_best)

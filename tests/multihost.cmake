@@ -45,8 +45,9 @@ mcb_mpi_test(multihost_breakdown 8 --hosts ${H2x4} --expect-rows 8 --expect-stdo
                       --nodes 1,2 -m 4,4096 -i 2 -x 0 -c)
 set_tests_properties(multihost_breakdown PROPERTIES LABELS "mpi;multihost")
 
-# mcb_allgather: every algorithm, block and cyclic order over real nodes.
-mcb_multihost_test(multihost_allgather_3x3_cyclic 9 ${H3x3} ${AG_ENV} --expect-rows 10
+# mcb_allgather: every algorithm (the shared-memory one in each real node's
+# shared memory, the lanes across nodes), cyclic order over real nodes.
+mcb_multihost_test(multihost_allgather_3x3_cyclic 9 ${H3x3} ${AG_ENV} --expect-rows 12
                    --expect-stdout "${NODES_3x3}: cyclic"
                    -- ${AG} --algorithm all -c -m 1,1000 -i 2 -x 0 --rank-order cyclic)
 
@@ -69,3 +70,13 @@ mcb_multihost_test(multihost_bcast 9 ${H3x3} --expect-rows 4 --expect-stdout "${
 # mcb_pingpong between two real nodes, 2 processes per GPU.
 mcb_multihost_test(multihost_pingpong 8 ${H2x4} --expect-rows 4 --expect-stdout "${NODES_2x4}"
                    -- ${PP} --procs-per-gpu 2 -c -m 4,1048576 -i 5 -x 1)
+
+# The shared-memory reduce-scatter and allgatherv across real nodes (3
+# hosts of 3, block order: a lane's parts are not adjacent), every --inner,
+# uneven counts.
+mcb_multihost_test(multihost_reduce_scatter_3x3 9 ${H3x3} --expect-rows 8 --expect-stdout "${NODES_3x3}: block"
+                   -- $<TARGET_FILE:mcb_reduce_scatter> --algorithm shm_recursive_exchange --inner all -c
+                   -m 4,40000 -i 2 -x 0 --counts linear)
+mcb_multihost_test(multihost_allgatherv_3x3 9 ${H3x3} --expect-rows 4 --expect-stdout "${NODES_3x3}: block"
+                   -- $<TARGET_FILE:mcb_allgatherv> --algorithm shm_recursive_exchange,system -c -m 1,1000 -i 2 -x 0
+                   --counts heavy --in-place)
