@@ -168,6 +168,7 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
   options.send_bytes = std::max<std::size_t>(1, static_cast<std::size_t>(args.count) * elem);
   options.cma_min = ad::kCmaMinPiece;
   options.cma_piece = u->displs.back() / static_cast<std::size_t>(p);
+  options.cma_ratio = q > 1 ? static_cast<double>(q) / (q - 1) : 1.0;
   std::shared_ptr<const Setup> cu = u;
 
   auto setup = [cu](std::shared_ptr<ad::ShmSegment> seg) {

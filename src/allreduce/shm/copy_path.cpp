@@ -63,6 +63,7 @@ namespace {
 // entry makes everyone probe again.
 struct Verdict {
   bool cma = false, cma_fast = false;
+  double cma_ratio = 0;  // a kernel copy's time over a memcpy's, the worst rank's
   std::string cma_why, cma_speed;
 };
 std::map<std::vector<pid_t>, Verdict>& verdicts() {
@@ -131,6 +132,7 @@ Verdict probe(MPI_Comm dom, const std::vector<pid_t>& pids, const std::vector<un
   double worst = cma_s / copy_s;
   MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_DOUBLE, MPI_MAX, dom);
   v.cma_fast = worst <= 1.0;
+  v.cma_ratio = worst;
   char text[160];
   std::snprintf(text, sizeof text, "process_vm_readv of %zu KiB at %.1f GB/s against memcpy's %.1f GB/s (rank %d)",
                 kCmaSample / 1024, static_cast<double>(kCmaSample) / cma_s * 1e-9,
@@ -173,6 +175,7 @@ Peers discover_peers(MPI_Comm dom) {
   }
   p.cma = v.cma;
   p.cma_fast = v.cma_fast;
+  p.cma_ratio = v.cma_ratio;
   p.cma_why = v.cma_why;
   p.cma_speed = v.cma_speed;
   return p;
@@ -202,22 +205,23 @@ namespace {
 
 bool is_registered(const Descriptor& d) { return d.in.registered && d.out.registered; }
 
-Path path_for(bool registered, const Peers& peers, const std::string& requested) {
+Path path_for(bool registered, const Peers& peers, const std::string& requested, double cma_ratio) {
   if (requested == "copy-in") return Path::copy_in;
   const bool automatic = requested == "auto" || requested == kAutoNoCma;
   if (registered && (automatic || requested == "registered")) return Path::registered;
-  if (peers.cma && (requested == "cma" || (requested == "auto" && peers.cma_fast))) return Path::cma;
+  const bool fast = peers.cma_fast || (peers.cma && peers.cma_ratio > 0 && peers.cma_ratio <= cma_ratio);
+  if (peers.cma && (requested == "cma" || (requested == "auto" && fast))) return Path::cma;
   return Path::copy_in;
 }
 
 }  // namespace
 
-Path choose(const std::vector<Descriptor>& all, const Peers& peers, const std::string& requested) {
-  return path_for(std::all_of(all.begin(), all.end(), is_registered), peers, requested);
+Path choose(const std::vector<Descriptor>& all, const Peers& peers, const std::string& requested, double cma_ratio) {
+  return path_for(std::all_of(all.begin(), all.end(), is_registered), peers, requested, cma_ratio);
 }
 
-Path choose(const Descriptor& mine, const Peers& peers, const std::string& requested) {
-  return path_for(is_registered(mine), peers, requested);
+Path choose(const Descriptor& mine, const Peers& peers, const std::string& requested, double cma_ratio) {
+  return path_for(is_registered(mine), peers, requested, cma_ratio);
 }
 
 void reach(const std::vector<Descriptor>& all, Path path, Reach& r) {

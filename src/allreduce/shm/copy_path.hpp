@@ -43,6 +43,7 @@ struct Peers {
   std::vector<pid_t> pids, sorted;
   bool cma = false;       // every rank can read every other rank's memory
   bool cma_fast = false;  // and a kernel copy took no longer than a memcpy, on every rank
+  double cma_ratio = 0;   // a kernel copy's time over a memcpy's, the worst rank's (0: not measured)
   std::string cma_why;    // why not, for -v
   std::string cma_speed;  // the measurement ("... GB/s against memcpy's ... GB/s")
 };
@@ -81,11 +82,15 @@ Descriptor describe(const void* in, const void* out, std::size_t in_bytes, std::
 /// requested; auto: registered where every buffer is, else cma where
 /// allowed and fast, else copy-in. A requested path that cannot run falls
 /// back in the same order.
-Path choose(const std::vector<Descriptor>& all, const Peers& peers, const std::string& requested);
+/// `cma_ratio`: auto also takes cross-memory attach where a kernel copy
+/// takes at most this many times a memcpy (Peers::cma_ratio: an allgather's
+/// cma replaces two copies through the segment with one).
+Path choose(const std::vector<Descriptor>& all, const Peers& peers, const std::string& requested,
+            double cma_ratio = 1.0);
 /// The path for one rank's buffers as if every rank's were like them: the
 /// path of the call when they are not registered (one such rank decides
 /// it), else the path when every rank's are.
-Path choose(const Descriptor& mine, const Peers& peers, const std::string& requested);
+Path choose(const Descriptor& mine, const Peers& peers, const std::string& requested, double cma_ratio = 1.0);
 
 /// Every domain rank's buffers as this rank reaches them on `path`:
 /// registered: pointers in my address space; cma: addresses in the peer's.

@@ -201,7 +201,8 @@ Engines* engines_for(Hot& hot, MPI_Comm comm, MPI_Comm dom, const std::string& k
 // 8 KiB no longer copies in without the exchange, as it did: on plain
 // buffers the exchange is the copy-in's own handoff, and registered ones
 // keep the registered path, as a persistent call does.
-bool enter_call(Engines& e, const Call& c, std::size_t bytes, std::size_t send_bytes, const std::string& requested) {
+bool enter_call(Engines& e, const Call& c, std::size_t bytes, std::size_t send_bytes, const std::string& requested,
+                double cma_ratio) {
   ShmSegment& seg = e.seg();
   const Peers& peers = seg.peers();
   const std::uint32_t start = seg.counter();
@@ -209,19 +210,19 @@ bool enter_call(Engines& e, const Call& c, std::size_t bytes, std::size_t send_b
   if (!e.described || e.described->in != c.in() || e.described->out != c.recv || e.described->registry != registry) {
     const Descriptor mine =
         describe(c.in(), c.recv, c.send == MPI_IN_PLACE || send_bytes == 0 ? bytes : send_bytes, bytes, peers);
-    e.described = Engines::Described{c.in(), c.recv, registry, mine, &e.get(choose(mine, peers, requested))};
+    e.described = Engines::Described{c.in(), c.recv, registry, mine, &e.get(choose(mine, peers, requested, cma_ratio))};
   }
   if (const Engine& guess = *e.described->guess; guess.enter) guess.enter(c, start);
   seg.exchange(e.described->mine);
   const std::pair<std::uint64_t, std::uint64_t> now{seg.known_changes(), registry};
   if (e.reach_for != now) {
     const std::vector<Descriptor>& all = seg.known();
-    const Path path = choose(all, peers, requested);
+    const Path path = choose(all, peers, requested, cma_ratio);
     reach(all, path, e.reach);
     e.reach_for = now;
     e.agreed = &e.get(path);
     e.guessed = e.agreed->enter && std::all_of(all.begin(), all.end(), [&](const Descriptor& d) {
-                  return choose(d, peers, requested) == path;
+                  return choose(d, peers, requested, cma_ratio) == path;
                 });
   }
   return e.guessed;
@@ -232,12 +233,13 @@ bool enter_call(Engines& e, const Call& c, std::size_t bytes, std::size_t send_b
 // the lowest over the communicator, so that every rank runs the same
 // phases; a path named in --copy that cannot run is an Error.
 Path agree_path(const std::string& who, MPI_Comm comm, MPI_Comm dom, const Peers& peers, const Descriptor& mine,
-                const std::string& requested, const std::string& copy_in_only, std::vector<Descriptor>& all) {
+                const std::string& requested, const std::string& copy_in_only, double cma_ratio,
+                std::vector<Descriptor>& all) {
   int size = 0;
   MPI_Comm_size(dom, &size);
   all.resize(static_cast<std::size_t>(size));
   MPI_Allgather(&mine, sizeof(Descriptor), MPI_BYTE, all.data(), sizeof(Descriptor), MPI_BYTE, dom);
-  int lowest = copy_in_only.empty() ? static_cast<int>(choose(all, peers, requested)) : 0;
+  int lowest = copy_in_only.empty() ? static_cast<int>(choose(all, peers, requested, cma_ratio)) : 0;
   MPI_Allreduce(MPI_IN_PLACE, &lowest, 1, MPI_INT, MPI_MIN, comm);
   const Path path = static_cast<Path>(lowest);
   if (requested == "registered" && path != Path::registered)
@@ -345,7 +347,9 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
     return who + ": copy path " + to_string(path) + "; cross-memory attach " +
            (!peers.cma       ? "refused: " + peers.cma_why
             : peers.cma_fast ? "as fast as a memcpy: " + peers.cma_speed
-                             : "slower than a memcpy (auto copies in rather): " + peers.cma_speed);
+                             : "slower than a memcpy (auto copies in rather, but in an allgather at up to Q/(Q-1) "
+                               "times its time): " +
+                                   peers.cma_speed);
   };
 
   if (interface == "persistent") {
@@ -356,7 +360,7 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
     std::vector<Descriptor> all;
     const Path path =
         agree_path(who, args.comm, dom, peers, describe(Call{send, recv}.in(), recv, in_bytes(send), bytes, peers),
-                   requested, copy_in_only, all);
+                   requested, copy_in_only, options.cma_ratio, all);
     std::shared_ptr<Engines> engines = setup(std::make_shared<ShmSegment>(dom, bytes, peers, slot_bytes));
     auto r = std::make_shared<const Reach>(reach(all, path));
     const Call call{send, recv, r.get()};
@@ -385,35 +389,35 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
   auto hot = std::make_shared<Hot>();
   // What each call asks for: copy-in where it is the only path.
   const std::string per_call = copy_in_only.empty() ? requested : "copy-in";
-  plan.add(options.phase,
-           [comm = args.comm, dom, key, setup = std::move(setup), traffic, note, report, last, hot, send, recv, bytes,
-            slot_bytes, per_call, copy_in = per_call == "copy-in", send_bytes = options.send_bytes] {
-             if (copy_in && hot->phases && hot->still()) {
-               if (hot->engines->region()) hot->engines->seg().begin_call(hot->engines->id());
-               for (const auto& phase : *hot->phases) phase.run(hot->call);
-               return;
-             }
-             Engines* e = engines_for(*hot, comm, dom, key, setup, bytes, slot_bytes, *report);
-             if (e->region()) e->seg().begin_call(e->id());
-             Reach& r = e->reach;
-             Call call{send, recv, &r};
-             if (copy_in)
-               r.path = Path::copy_in;
-             else
-               call.entered = enter_call(*e, call, bytes, send_bytes, per_call);
-             const auto& phases = (copy_in ? e->get(Path::copy_in) : *e->agreed).phases;
-             if (copy_in) {  // the next call of these engines runs them directly (Hot)
-               hot->phases = &phases;
-               hot->call = call;
-             }
-             for (const auto& phase : phases) phase.run(call);
-             if (*last != static_cast<int>(r.path)) {
-               if (*last < 0) report->add_note(note(e->seg().peers(), r.path));
-               *last = static_cast<int>(r.path);
-               report->set_param("copy", to_string(r.path));
-               report->set_traffic(traffic(r.path));
-             }
-           });
+  plan.add(options.phase, [comm = args.comm, dom, key, setup = std::move(setup), traffic, note, report, last, hot, send,
+                           recv, bytes, slot_bytes, per_call, copy_in = per_call == "copy-in",
+                           send_bytes = options.send_bytes, cma_ratio = options.cma_ratio] {
+    if (copy_in && hot->phases && hot->still()) {
+      if (hot->engines->region()) hot->engines->seg().begin_call(hot->engines->id());
+      for (const auto& phase : *hot->phases) phase.run(hot->call);
+      return;
+    }
+    Engines* e = engines_for(*hot, comm, dom, key, setup, bytes, slot_bytes, *report);
+    if (e->region()) e->seg().begin_call(e->id());
+    Reach& r = e->reach;
+    Call call{send, recv, &r};
+    if (copy_in)
+      r.path = Path::copy_in;
+    else
+      call.entered = enter_call(*e, call, bytes, send_bytes, per_call, cma_ratio);
+    const auto& phases = (copy_in ? e->get(Path::copy_in) : *e->agreed).phases;
+    if (copy_in) {  // the next call of these engines runs them directly (Hot)
+      hot->phases = &phases;
+      hot->call = call;
+    }
+    for (const auto& phase : phases) phase.run(call);
+    if (*last != static_cast<int>(r.path)) {
+      if (*last < 0) report->add_note(note(e->seg().peers(), r.path));
+      *last = static_cast<int>(r.path);
+      report->set_param("copy", to_string(r.path));
+      report->set_traffic(traffic(r.path));
+    }
+  });
   return plan;
 }
 

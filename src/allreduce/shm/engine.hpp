@@ -201,6 +201,11 @@ struct EngineOptions {
   /// where the probe found it fast).
   std::size_t cma_min = 0;
   std::size_t cma_piece = 0;  // the bytes a rank reads from a peer per call
+  /// --copy auto takes cross-memory attach where a kernel copy takes at
+  /// most this many times a memcpy (the probe's Peers::cma_ratio): 1, or
+  /// Q/(Q-1) for an allgather, whose copy-in moves each block twice (into
+  /// its owner's region, out to every reader) where cma moves it once.
+  double cma_ratio = 1.0;
 };
 /// The reduce-scatter's and allgather's cma_min: below it a peer's piece
 /// costs more in its process_vm_readv than in a copy through the segment
