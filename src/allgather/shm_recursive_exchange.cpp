@@ -146,8 +146,7 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
   u->args = args;
   u->me_rank = args.rank();
   const std::size_t elem = args.type_bytes();
-  u->displs.resize(static_cast<std::size_t>(p) + 1);
-  for (int r = 0; r <= p; ++r) u->displs[static_cast<std::size_t>(r)] = args.displ_of(r) * elem;
+  u->displs = ad::part_bytes(args);
   const ad::Lanes lanes = ad::lanes_of(layout, u->dom);
   u->s =
       std::make_shared<const ad::GatherSchedule>(ad::allgather_parts(q, me, factors.allgather, lanes.drank, u->displs));
@@ -162,8 +161,7 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
   CollArgs whole = args;
   whole.count = static_cast<int>(args.displ_of(p));
   ad::EngineOptions options;
-  if (args.v)
-    for (int c : args.v->counts) options.shape.append(";").append(std::to_string(c));
+  options.shape = ad::counts_key(args);
   options.phase = args.v ? "allgatherv" : "allgather";
   options.send_bytes = std::max<std::size_t>(1, static_cast<std::size_t>(args.count) * elem);
   options.cma_min = ad::kCmaMinPiece;

@@ -93,7 +93,10 @@ ad::Engine::Phase stages_phase(std::shared_ptr<ad::ShmSegment> seg, std::shared_
                                std::shared_ptr<std::uint32_t> base, std::shared_ptr<ad::Scratch> w,
                                std::shared_ptr<Buffer> pack, ad::Engine::Enter enter) {
   const bool direct = static_cast<bool>(enter);
-  return {"reduce_scatter", [seg, u, base, w, pack, enter, direct](const ad::Call& c) {
+  // Whose inputs the first stage sums (me first), listed once, not per call.
+  std::vector<int> first{seg->rank()};
+  if (!u->s->stages.empty()) first.insert(first.end(), u->s->stages[0].members.begin(), u->s->stages[0].members.end());
+  return {"reduce_scatter", [seg, u, base, w, pack, enter, direct, first](const ad::Call& c) {
             const auto& s = *u->s;
             const int me = seg->rank();
             if (direct) ad::first_step(*seg, enter, c, *base);
@@ -114,8 +117,6 @@ ad::Engine::Phase stages_phase(std::shared_ptr<ad::ShmSegment> seg, std::shared_
               }
               return;
             }
-            std::vector<int> first{me};
-            first.insert(first.end(), s.stages[0].members.begin(), s.stages[0].members.end());
             for (std::size_t j = 0; j < s.stages.size(); ++j) {
               const ad::PartsStage& st = s.stages[j];
               const bool last = j + 1 == s.stages.size();
@@ -212,8 +213,7 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
   u->nodes = u->dom.count > 1;
   u->args = args;
   const std::size_t elem = args.type_bytes();
-  u->displs.resize(static_cast<std::size_t>(p) + 1);
-  for (int r = 0; r <= p; ++r) u->displs[static_cast<std::size_t>(r)] = args.displ_of(r) * elem;
+  u->displs = ad::part_bytes(args);
   u->total = u->displs.back();
   if (u->total == 0) {  // nothing to reduce or to deliver anywhere
     Plan none;
@@ -236,8 +236,7 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
   CollArgs whole = args;
   whole.count = static_cast<int>(args.displ_of(p));
   ad::EngineOptions options;
-  if (args.v)  // the parts, for the blocking cache's key
-    for (int c : args.v->counts) options.shape.append(";").append(std::to_string(c));
+  options.shape = ad::counts_key(args);  // the parts, for the blocking cache's key
   options.phase = args.v ? "reduce_scatter" : "reduce_scatter_block";
   options.cma_min = ad::kCmaMinPiece;
   options.cma_piece = u->total / static_cast<std::size_t>(q);

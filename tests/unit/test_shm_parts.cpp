@@ -16,22 +16,13 @@
 #include <set>
 #include <vector>
 
+#include "factorizations.hpp"
 #include "shm/shm_parts.hpp"
 
 namespace mcb::allreduce::detail {
 namespace {
 
-std::vector<std::vector<int>> factorizations(int q) {
-  if (q == 1) return {{}};
-  std::vector<std::vector<int>> out;
-  for (int f = 2; f <= q; ++f)
-    if (q % f == 0)
-      for (auto rest : factorizations(q / f)) {
-        rest.insert(rest.begin(), f);
-        out.push_back(rest);
-      }
-  return out;
-}
+using test::factorizations;
 
 struct Case {
   std::vector<int> owner;

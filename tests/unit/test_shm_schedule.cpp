@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "error_of.hpp"
+#include "factorizations.hpp"
 #include "mcb/error.hpp"
 #include "shm/shm.hpp"
 #include "shm/shm_schedule.hpp"
@@ -23,17 +24,7 @@
 namespace mcb::allreduce::detail {
 namespace {
 
-std::vector<std::vector<int>> factorizations(int q) {
-  if (q == 1) return {{}};
-  std::vector<std::vector<int>> out;
-  for (int f = 2; f <= q; ++f)
-    if (q % f == 0)
-      for (auto rest : factorizations(q / f)) {
-        rest.insert(rest.begin(), f);
-        out.push_back(rest);
-      }
-  return out;
-}
+using test::factorizations;
 
 using Lines = std::vector<std::uint64_t>;
 

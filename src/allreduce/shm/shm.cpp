@@ -228,6 +228,21 @@ void require_layout(const char* who, const CollArgs& args, const Layout& layout)
   if (!layout.uniform()) throw Error(std::string(who) + ": needs the same number of ranks on every node");
 }
 
+std::vector<std::size_t> part_bytes(const CollArgs& args) {
+  const int p = args.size();
+  const std::size_t elem = args.type_bytes();
+  std::vector<std::size_t> displs(static_cast<std::size_t>(p) + 1);
+  for (int r = 0; r <= p; ++r) displs[static_cast<std::size_t>(r)] = args.displ_of(r) * elem;
+  return displs;
+}
+
+std::string counts_key(const CollArgs& args) {
+  std::string key;
+  if (args.v)
+    for (int c : args.v->counts) key.append(";").append(std::to_string(c));
+  return key;
+}
+
 Lanes lanes_of(const Layout& layout, const Domain& dom) {
   Lanes l;
   const int p = layout.size();

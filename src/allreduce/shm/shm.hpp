@@ -179,6 +179,13 @@ struct Lanes {
 };
 Lanes lanes_of(const Layout& layout, const Domain& dom);
 
+/// Every rank's block (args' counts, CollArgs::count_of) as bytes of the
+/// vector: its start, P + 1 of them (the last the vector's end).
+std::vector<std::size_t> part_bytes(const CollArgs& args);
+/// A v-form's counts as the blocking cache's key sees them (";c0;c1...";
+/// "" for the block forms, whose count says it all).
+std::string counts_key(const CollArgs& args);
+
 /// A start such that start + lo is `at`: the stages address every
 /// destination at the vector's offsets (sum_to), and a part that lands
 /// elsewhere (a receive buffer's start, its place in a pack) is addressed
