@@ -41,7 +41,7 @@ bad() {  # bad EXPECTED ARGS...
   [[ $r == 2 && $(wc -l <<<"$o") == 1 && $o == *"$expected"* ]] || fail "$* -> exit $r: $o (expected one line with '$expected', exit 2)"
 }
 bad "no executable osu_alltoall under $work/nowhere" --osu "$work/nowhere" --build "$build"
-bad "--collectives scan: expected alltoall, allgather, allreduce, reduce or bcast" --osu "$work/osu" --build "$build" --collectives scan
+bad "--collectives scan: expected one of alltoall, allgather, allreduce, reduce, bcast, reduce_scatter_block" --osu "$work/osu" --build "$build" --collectives scan
 bad "-m 1k: expected MIN:MAX or MAX in bytes" --osu "$work/osu" --build "$build" -m 1k
 bad "not found (build mcb first" --osu "$work/osu" --build "$work/nobuild"
 bad "--runs must be at least 1" --osu "$work/osu" --build "$build" --runs 0
