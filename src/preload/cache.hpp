@@ -7,7 +7,8 @@
 // list of plans by buffers.
 //
 // Shapes are keyed by what is the same on every rank (bytes per block, or
-// count, type and op for allreduce, and MPI_IN_PLACE), so every rank misses
+// count, type and op of a reduction, MPI_IN_PLACE where every rank passes it
+// alike, the v-forms' counts), so every rank misses
 // a shape on the same call and sets it up collectively. Buffers differ per
 // rank: a plan for new buffers is made by that rank alone (the algorithms'
 // setup is local once the layout and shape exist), except for the
@@ -32,12 +33,21 @@ namespace mcb::preload {
 
 struct ShapeKey {
   Coll coll = Coll::alltoall;
-  long long count = 0;  // bytes per block (alltoall, allgather) or elements (allreduce)
+  /// Bytes per block (alltoall, allgather, gather, scatter) or of the bcast,
+  /// elements of the reductions (reduce_scatter_block: of a rank's part),
+  /// the total of the v-forms (bytes; reduce_scatter: elements).
+  long long count = 0;
   MPI_Datatype type = MPI_BYTE;
   MPI_Op op = MPI_OP_NULL;
-  bool in_place = false;
+  bool in_place = false;  // not for the rooted collectives: the root's alone
+  /// allgatherv, reduce_scatter: every rank's block (bytes; elements).
+  std::vector<int> counts;
+  /// gatherv, scatterv: only the root knows the counts; it broadcasts their
+  /// digest on every call, and the counts on a new one (serve.cpp).
+  std::uint64_t digest = 0;
   bool operator==(const ShapeKey& o) const {
-    return coll == o.coll && count == o.count && type == o.type && op == o.op && in_place == o.in_place;
+    return coll == o.coll && count == o.count && type == o.type && op == o.op && in_place == o.in_place &&
+           digest == o.digest && counts == o.counts;
   }
 };
 
@@ -53,6 +63,9 @@ struct Shape {
   Reason reason = Reason::setup_error;
   std::string why;
   std::vector<PlanEntry> plans;  // most recently used first
+  /// The v-forms' and reduce-scatters' per-rank counts, as the plans take
+  /// them (CollArgs::v), in the order of the communicator they run on.
+  std::shared_ptr<const VCounts> vcounts;
   /// Staging buffers for datatypes that are packed, made on first use.
   std::vector<char> stage_send, stage_recv;
   char* staging(std::vector<char>& buf, std::size_t bytes) {

@@ -53,6 +53,9 @@ TypeInfo compute(MPI_Datatype type, bool named) {
   int size = 0;
   MPI_Type_size(type, &size);
   info.size = size;
+  MPI_Aint lb = 0, extent = 0;
+  MPI_Type_get_extent(type, &lb, &extent);
+  info.extent = extent;
   info.named = named;
   info.contiguous = size > 0 && dense(type);
   return info;

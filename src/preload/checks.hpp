@@ -14,6 +14,7 @@ namespace mcb::preload {
 
 struct TypeInfo {
   long long size = 0;       // bytes of one element (MPI_Type_size)
+  long long extent = 0;     // where the next element starts (MPI_Type_get_extent)
   bool contiguous = false;  // n elements are the n * size bytes from the buffer's start
   bool named = false;       // a predefined datatype
 };

@@ -19,36 +19,65 @@
 #include "mcb/allreduce.hpp"
 #include "mcb/alltoall.hpp"
 #include "mcb/error.hpp"
+#include "mcb/gather.hpp"
+#include "mcb/reduce_scatter.hpp"
+#include "mcb/scatter.hpp"
 
 namespace mcb::preload {
 
 const char* mpi_name(Coll c) {
-  static const char* names[] = {"MPI_Alltoall", "MPI_Allgather", "MPI_Allreduce", "MPI_Bcast"};
+  static const char* names[kColls] = {
+      "MPI_Alltoall",       "MPI_Allgather",  "MPI_Allreduce", "MPI_Bcast",   "MPI_Reduce",  "MPI_Reduce_scatter_block",
+      "MPI_Reduce_scatter", "MPI_Allgatherv", "MPI_Gather",    "MPI_Gatherv", "MPI_Scatter", "MPI_Scatterv"};
   return names[index(c)];
 }
 
 const char* env_name(Coll c) {
-  static const char* names[] = {"MCB_ALLTOALL", "MCB_ALLGATHER", "MCB_ALLREDUCE", "MCB_BCAST"};
+  static const char* names[kColls] = {
+      "MCB_ALLTOALL",       "MCB_ALLGATHER",  "MCB_ALLREDUCE", "MCB_BCAST",   "MCB_REDUCE",  "MCB_REDUCE_SCATTER_BLOCK",
+      "MCB_REDUCE_SCATTER", "MCB_ALLGATHERV", "MCB_GATHER",    "MCB_GATHERV", "MCB_SCATTER", "MCB_SCATTERV"};
   return names[index(c)];
 }
 
 namespace {
 
+// The registry each variable names from: the benchmark of the same name's
+// --list (mcb_reduce_scatter_block's for MCB_REDUCE_SCATTER_BLOCK, ...).
 const std::vector<Algorithm>& registry(Coll c) {
   switch (c) {
     case Coll::alltoall:
       return alltoall::algorithms();
     case Coll::allgather:
       return allgather::algorithms();
+    case Coll::allreduce:
+      return allreduce::algorithms();
     case Coll::bcast:
       return allreduce::bcast_algorithms();
-    default:
-      return allreduce::algorithms();
+    case Coll::reduce:
+      return allreduce::reduce_algorithms();
+    case Coll::reduce_scatter_block:
+      return reduce_scatter::block_algorithms();
+    case Coll::reduce_scatter:
+      return reduce_scatter::algorithms();
+    case Coll::allgatherv:
+      return allgather::v_algorithms();
+    case Coll::gather:
+      return gather::algorithms();
+    case Coll::gatherv:
+      return gather::v_algorithms();
+    case Coll::scatter:
+      return scatter::algorithms();
+    case Coll::scatterv:
+      return scatter::v_algorithms();
   }
+  throw Error("unknown collective");
 }
 
+// The collective's word in messages: the benchmark's name without mcb_.
 const char* collective_word(Coll c) {
-  static const char* words[] = {"alltoall", "allgather", "allreduce", "bcast"};
+  static const char* words[kColls] = {
+      "alltoall",       "allgather",  "allreduce", "bcast",   "reduce",  "reduce_scatter_block",
+      "reduce_scatter", "allgatherv", "gather",    "gatherv", "scatter", "scatterv"};
   return words[index(c)];
 }
 

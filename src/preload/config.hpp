@@ -1,5 +1,7 @@
 // The environment of libmcb_preload.so: which mcb algorithm serves each
-// intercepted collective (MCB_ALLTOALL, MCB_ALLGATHER, MCB_ALLREDUCE, each
+// intercepted collective (MCB_ALLTOALL, MCB_ALLGATHER, MCB_ALLREDUCE,
+// MCB_BCAST, MCB_REDUCE, MCB_REDUCE_SCATTER_BLOCK, MCB_REDUCE_SCATTER,
+// MCB_ALLGATHERV, MCB_GATHER(V), MCB_SCATTER(V), each
 // NAME[:PARAM=VALUE[:PARAM=VALUE...]] with the names of mcb_alltoall --list
 // and friends), the virtual nodes (MCB_RANKS_PER_NODE), the cache bounds
 // (MCB_PRELOAD_CACHE) and the report (MCB_PRELOAD_REPORT). Parsed and
@@ -13,10 +15,34 @@
 
 namespace mcb::preload {
 
-enum class Coll { alltoall = 0, allgather = 1, allreduce = 2, bcast = 3 };
-constexpr int kColls = 4;
-constexpr Coll kAllColls[kColls] = {Coll::alltoall, Coll::allgather, Coll::allreduce, Coll::bcast};
+enum class Coll {
+  alltoall,
+  allgather,
+  allreduce,
+  bcast,
+  reduce,
+  reduce_scatter_block,
+  reduce_scatter,
+  allgatherv,
+  gather,
+  gatherv,
+  scatter,
+  scatterv
+};
+constexpr int kColls = 12;
+constexpr Coll kAllColls[kColls] = {
+    Coll::alltoall,       Coll::allgather,  Coll::allreduce, Coll::bcast,   Coll::reduce,  Coll::reduce_scatter_block,
+    Coll::reduce_scatter, Coll::allgatherv, Coll::gather,    Coll::gatherv, Coll::scatter, Coll::scatterv};
 inline int index(Coll c) { return static_cast<int>(c); }
+/// The collectives that reduce (a type and an op: allreduce, reduce, the
+/// reduce-scatters) and those rooted (reduce, bcast, gather(v), scatter(v)).
+inline bool reducing(Coll c) {
+  return c == Coll::allreduce || c == Coll::reduce || c == Coll::reduce_scatter_block || c == Coll::reduce_scatter;
+}
+inline bool rooted(Coll c) {
+  return c == Coll::reduce || c == Coll::bcast || c == Coll::gather || c == Coll::gatherv || c == Coll::scatter ||
+         c == Coll::scatterv;
+}
 const char* mpi_name(Coll c);  // "MPI_Alltoall"
 const char* env_name(Coll c);  // "MCB_ALLTOALL"
 
@@ -56,7 +82,11 @@ struct Config {
   std::string error;
 
   const Choice& operator[](Coll c) const { return choice[index(c)]; }
-  bool any() const { return choice[0].enabled || choice[1].enabled || choice[2].enabled || choice[3].enabled; }
+  bool any() const {
+    for (const Choice& c : choice)
+      if (c.enabled) return true;
+    return false;
+  }
 };
 
 /// Reads and checks the environment; a bad value leaves Config::error set.

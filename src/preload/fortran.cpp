@@ -9,8 +9,8 @@
 //                      MPI_ALLREDUCE) are aliases of ompi_allreduce_f, which
 //                      use mpi_f08's mpi_allreduce_f08_ calls too; all of
 //                      them call PMPI_Allreduce. Wrapped here: ompi_X_f and
-//                      the four manglings, for init, init_thread, finalize,
-//                      alltoall, allgather, allreduce, bcast. Fortran's MPI_IN_PLACE
+//                      the four manglings, for init, init_thread, finalize
+//                      and every collective the C side serves. Fortran's MPI_IN_PLACE
 //                      and MPI_BOTTOM are the addresses of the common blocks
 //                      mpi_fortran_in_place_ & co.
 //   MPICH 4.0, 4.2     mpif.h, use mpi and use mpi_f08's collectives call the
@@ -128,6 +128,16 @@ using InitThreadF = void (*)(MPI_Fint*, MPI_Fint*, MPI_Fint*);
 using BlocksF = void (*)(char*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*);
 using AllreduceF = void (*)(char*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*);
 using BcastF = void (*)(char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*);
+using ReduceF = void (*)(char*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*);
+using RootedF = void (*)(char*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*);
+using AllgathervF = void (*)(char*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*);
+using GathervF = void (*)(char*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*,
+                          MPI_Fint*);
+using ScattervF = void (*)(char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*,
+                           MPI_Fint*);
+// Fortran's INTEGER arrays (counts, displacements) are the C ints the calls take.
+static_assert(sizeof(MPI_Fint) == sizeof(int), "MPI_Fint is not a C int");
+const int* c_ints(const MPI_Fint* f) { return reinterpret_cast<const int*>(f); }
 
 // One Fortran collective: the MPI's own at once when not intercepted, else
 // the C path on the converted call (made only then) with the MPI's own
@@ -146,6 +156,19 @@ void collective(Coll coll, MakeCall make_call, Own own, MPI_Fint* ierr) {
     own(&rc);
   }
   if (ierr) *ierr = rc;
+}
+
+// Gather and scatter: the same arguments.
+void rooted_blocks(Coll coll, RootedF own, char* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, char* recvbuf,
+                   MPI_Fint* recvcount, MPI_Fint* recvtype, MPI_Fint* root, MPI_Fint* comm, MPI_Fint* ierr) {
+  collective(
+      coll,
+      [&] {
+        return Call{coll,       c_buffer(sendbuf), *sendcount,  c_type(sendtype), c_buffer(recvbuf),
+                    *recvcount, c_type(recvtype),  MPI_OP_NULL, c_comm(comm),     true,
+                    *root};
+      },
+      [&](MPI_Fint* rc) { own(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, rc); }, ierr);
 }
 
 // Alltoall and allgather: the same arguments.
@@ -220,6 +243,152 @@ void ompi_bcast_f(char* buffer, MPI_Fint* count, MPI_Fint* datatype, MPI_Fint* r
       [&](MPI_Fint* rc) { own(buffer, count, datatype, root, comm, rc); }, ierr);
 }
 
+void ompi_reduce_f(char* sendbuf, char* recvbuf, MPI_Fint* count, MPI_Fint* datatype, MPI_Fint* op, MPI_Fint* root,
+                   MPI_Fint* comm, MPI_Fint* ierr) {
+  static const auto own = mpi_own<ReduceF>("ompi_reduce_f");
+  collective(
+      Coll::reduce,
+      [&] {
+        return Call{Coll::reduce,
+                    c_buffer(sendbuf),
+                    *count,
+                    c_type(datatype),
+                    c_buffer(recvbuf),
+                    0,
+                    MPI_DATATYPE_NULL,
+                    c_op(op),
+                    c_comm(comm),
+                    true,
+                    *root};
+      },
+      [&](MPI_Fint* rc) { own(sendbuf, recvbuf, count, datatype, op, root, comm, rc); }, ierr);
+}
+
+void ompi_reduce_scatter_block_f(char* sendbuf, char* recvbuf, MPI_Fint* recvcount, MPI_Fint* datatype, MPI_Fint* op,
+                                 MPI_Fint* comm, MPI_Fint* ierr) {
+  static const auto own = mpi_own<AllreduceF>("ompi_reduce_scatter_block_f");
+  collective(
+      Coll::reduce_scatter_block,
+      [&] {
+        return Call{Coll::reduce_scatter_block,
+                    c_buffer(sendbuf),
+                    *recvcount,
+                    c_type(datatype),
+                    c_buffer(recvbuf),
+                    0,
+                    MPI_DATATYPE_NULL,
+                    c_op(op),
+                    c_comm(comm),
+                    true};
+      },
+      [&](MPI_Fint* rc) { own(sendbuf, recvbuf, recvcount, datatype, op, comm, rc); }, ierr);
+}
+
+void ompi_reduce_scatter_f(char* sendbuf, char* recvbuf, MPI_Fint* recvcounts, MPI_Fint* datatype, MPI_Fint* op,
+                           MPI_Fint* comm, MPI_Fint* ierr) {
+  static const auto own = mpi_own<AllreduceF>("ompi_reduce_scatter_f");
+  collective(
+      Coll::reduce_scatter,
+      [&] {
+        return Call{Coll::reduce_scatter,
+                    c_buffer(sendbuf),
+                    0,
+                    c_type(datatype),
+                    c_buffer(recvbuf),
+                    0,
+                    MPI_DATATYPE_NULL,
+                    c_op(op),
+                    c_comm(comm),
+                    true,
+                    0,
+                    c_ints(recvcounts)};
+      },
+      [&](MPI_Fint* rc) { own(sendbuf, recvbuf, recvcounts, datatype, op, comm, rc); }, ierr);
+}
+
+void ompi_allgatherv_f(char* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, char* recvbuf, MPI_Fint* recvcounts,
+                       MPI_Fint* displs, MPI_Fint* recvtype, MPI_Fint* comm, MPI_Fint* ierr) {
+  static const auto own = mpi_own<AllgathervF>("ompi_allgatherv_f");
+  collective(
+      Coll::allgatherv,
+      [&] {
+        return Call{Coll::allgatherv,
+                    c_buffer(sendbuf),
+                    *sendcount,
+                    c_type(sendtype),
+                    c_buffer(recvbuf),
+                    0,
+                    c_type(recvtype),
+                    MPI_OP_NULL,
+                    c_comm(comm),
+                    true,
+                    0,
+                    c_ints(recvcounts),
+                    c_ints(displs)};
+      },
+      [&](MPI_Fint* rc) { own(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, rc); }, ierr);
+}
+
+void ompi_gather_f(char* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, char* recvbuf, MPI_Fint* recvcount,
+                   MPI_Fint* recvtype, MPI_Fint* root, MPI_Fint* comm, MPI_Fint* ierr) {
+  static const auto own = mpi_own<RootedF>("ompi_gather_f");
+  rooted_blocks(Coll::gather, own, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, ierr);
+}
+
+void ompi_scatter_f(char* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, char* recvbuf, MPI_Fint* recvcount,
+                    MPI_Fint* recvtype, MPI_Fint* root, MPI_Fint* comm, MPI_Fint* ierr) {
+  static const auto own = mpi_own<RootedF>("ompi_scatter_f");
+  rooted_blocks(Coll::scatter, own, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, ierr);
+}
+
+void ompi_gatherv_f(char* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, char* recvbuf, MPI_Fint* recvcounts,
+                    MPI_Fint* displs, MPI_Fint* recvtype, MPI_Fint* root, MPI_Fint* comm, MPI_Fint* ierr) {
+  static const auto own = mpi_own<GathervF>("ompi_gatherv_f");
+  collective(
+      Coll::gatherv,
+      [&] {
+        return Call{Coll::gatherv,
+                    c_buffer(sendbuf),
+                    *sendcount,
+                    c_type(sendtype),
+                    c_buffer(recvbuf),
+                    0,
+                    c_type(recvtype),
+                    MPI_OP_NULL,
+                    c_comm(comm),
+                    true,
+                    *root,
+                    c_ints(recvcounts),
+                    c_ints(displs)};
+      },
+      [&](MPI_Fint* rc) { own(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, rc); },
+      ierr);
+}
+
+void ompi_scatterv_f(char* sendbuf, MPI_Fint* sendcounts, MPI_Fint* displs, MPI_Fint* sendtype, char* recvbuf,
+                     MPI_Fint* recvcount, MPI_Fint* recvtype, MPI_Fint* root, MPI_Fint* comm, MPI_Fint* ierr) {
+  static const auto own = mpi_own<ScattervF>("ompi_scatterv_f");
+  collective(
+      Coll::scatterv,
+      [&] {
+        return Call{Coll::scatterv,
+                    c_buffer(sendbuf),
+                    0,
+                    c_type(sendtype),
+                    c_buffer(recvbuf),
+                    *recvcount,
+                    c_type(recvtype),
+                    MPI_OP_NULL,
+                    c_comm(comm),
+                    true,
+                    *root,
+                    c_ints(sendcounts),
+                    c_ints(displs)};
+      },
+      [&](MPI_Fint* rc) { own(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, rc); },
+      ierr);
+}
+
 MCB_FORTRAN_NAMES(ompi_init_f, mpi_init, MPI_INIT, (MPI_Fint*))
 MCB_FORTRAN_NAMES(ompi_init_thread_f, mpi_init_thread, MPI_INIT_THREAD, (MPI_Fint*, MPI_Fint*, MPI_Fint*))
 MCB_FORTRAN_NAMES(ompi_finalize_f, mpi_finalize, MPI_FINALIZE, (MPI_Fint*))
@@ -230,6 +399,24 @@ MCB_FORTRAN_NAMES(ompi_allgather_f, mpi_allgather, MPI_ALLGATHER,
 MCB_FORTRAN_NAMES(ompi_allreduce_f, mpi_allreduce, MPI_ALLREDUCE,
                   (char*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*))
 MCB_FORTRAN_NAMES(ompi_bcast_f, mpi_bcast, MPI_BCAST, (char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*))
+MCB_FORTRAN_NAMES(ompi_reduce_f, mpi_reduce, MPI_REDUCE,
+                  (char*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*))
+MCB_FORTRAN_NAMES(ompi_reduce_scatter_block_f, mpi_reduce_scatter_block, MPI_REDUCE_SCATTER_BLOCK,
+                  (char*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*))
+MCB_FORTRAN_NAMES(ompi_reduce_scatter_f, mpi_reduce_scatter, MPI_REDUCE_SCATTER,
+                  (char*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*))
+MCB_FORTRAN_NAMES(ompi_allgatherv_f, mpi_allgatherv, MPI_ALLGATHERV,
+                  (char*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*))
+MCB_FORTRAN_NAMES(ompi_gather_f, mpi_gather, MPI_GATHER,
+                  (char*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*))
+MCB_FORTRAN_NAMES(ompi_scatter_f, mpi_scatter, MPI_SCATTER,
+                  (char*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*))
+MCB_FORTRAN_NAMES(ompi_gatherv_f, mpi_gatherv, MPI_GATHERV,
+                  (char*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*,
+                   MPI_Fint*))
+MCB_FORTRAN_NAMES(ompi_scatterv_f, mpi_scatterv, MPI_SCATTERV,
+                  (char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*,
+                   MPI_Fint*))
 
 }  // extern "C"
 

@@ -1,6 +1,8 @@
 // libmcb_preload.so: runs an unmodified MPI application's MPI_Alltoall,
-// MPI_Allgather, MPI_Allreduce and MPI_Bcast on the mcb algorithms that
-// MCB_ALLTOALL, MCB_ALLGATHER, MCB_ALLREDUCE and MCB_BCAST name (docs/preload.md), through the MPI
+// MPI_Allgather(v), MPI_Allreduce, MPI_Bcast, MPI_Reduce,
+// MPI_Reduce_scatter(_block), MPI_Gather(v) and MPI_Scatter(v) on the mcb
+// algorithms that MCB_ALLTOALL, MCB_ALLGATHER(V), ... name
+// (docs/preload.md), through the MPI
 // profiling interface: these functions replace the MPI's and call PMPI_*
 // for the MPI's own. This file holds the C entry points and what every
 // entry point shares (entry.hpp):
@@ -141,6 +143,86 @@ int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
   return serve(
       *cfg, {Coll::bcast, MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buffer, count, datatype, MPI_OP_NULL, comm, false, root},
       [](const Call& q) { return PMPI_Bcast(q.recv, q.rcount, q.rtype, q.root, q.comm); });
+}
+
+int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+               MPI_Comm comm) {
+  const Config* cfg = active(Coll::reduce);
+  if (!cfg) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+  return serve(*cfg, {Coll::reduce, sendbuf, count, datatype, recvbuf, 0, MPI_DATATYPE_NULL, op, comm, false, root},
+               [](const Call& q) { return PMPI_Reduce(q.send, q.recv, q.scount, q.stype, q.op, q.root, q.comm); });
+}
+
+int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                             MPI_Comm comm) {
+  const Config* cfg = active(Coll::reduce_scatter_block);
+  if (!cfg) return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+  return serve(
+      *cfg, {Coll::reduce_scatter_block, sendbuf, recvcount, datatype, recvbuf, 0, MPI_DATATYPE_NULL, op, comm},
+      [](const Call& q) { return PMPI_Reduce_scatter_block(q.send, q.recv, q.scount, q.stype, q.op, q.comm); });
+}
+
+int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                       MPI_Comm comm) {
+  const Config* cfg = active(Coll::reduce_scatter);
+  if (!cfg) return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+  return serve(
+      *cfg, {Coll::reduce_scatter, sendbuf, 0, datatype, recvbuf, 0, MPI_DATATYPE_NULL, op, comm, false, 0, recvcounts},
+      [](const Call& q) { return PMPI_Reduce_scatter(q.send, q.recv, q.counts, q.stype, q.op, q.comm); });
+}
+
+int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                   const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  const Config* cfg = active(Coll::allgatherv);
+  if (!cfg) return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+  return serve(*cfg,
+               {Coll::allgatherv, sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, MPI_OP_NULL, comm, false, 0,
+                recvcounts, displs},
+               [](const Call& q) {
+                 return PMPI_Allgatherv(q.send, q.scount, q.stype, q.recv, q.counts, q.displs, q.rtype, q.comm);
+               });
+}
+
+int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+               MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  const Config* cfg = active(Coll::gather);
+  if (!cfg) return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  return serve(
+      *cfg, {Coll::gather, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, MPI_OP_NULL, comm, false, root},
+      [](const Call& q) { return PMPI_Gather(q.send, q.scount, q.stype, q.recv, q.rcount, q.rtype, q.root, q.comm); });
+}
+
+int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  const Config* cfg = active(Coll::gatherv);
+  if (!cfg) return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+  return serve(*cfg,
+               {Coll::gatherv, sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, MPI_OP_NULL, comm, false, root,
+                recvcounts, displs},
+               [](const Call& q) {
+                 return PMPI_Gatherv(q.send, q.scount, q.stype, q.recv, q.counts, q.displs, q.rtype, q.root, q.comm);
+               });
+}
+
+int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  const Config* cfg = active(Coll::scatter);
+  if (!cfg) return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  return serve(
+      *cfg, {Coll::scatter, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, MPI_OP_NULL, comm, false, root},
+      [](const Call& q) { return PMPI_Scatter(q.send, q.scount, q.stype, q.recv, q.rcount, q.rtype, q.root, q.comm); });
+}
+
+int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  const Config* cfg = active(Coll::scatterv);
+  if (!cfg) return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  return serve(*cfg,
+               {Coll::scatterv, sendbuf, 0, sendtype, recvbuf, recvcount, recvtype, MPI_OP_NULL, comm, false, root,
+                sendcounts, displs},
+               [](const Call& q) {
+                 return PMPI_Scatterv(q.send, q.counts, q.displs, q.stype, q.recv, q.rcount, q.rtype, q.root, q.comm);
+               });
 }
 
 /// This process's calls, served and fallen back over the four collectives

@@ -10,9 +10,9 @@
 namespace mcb::preload {
 
 const char* reason_name(Reason r) {
-  static const char* names[kReasons] = {"intercomm", "in_place",           "type_mismatch", "type",
-                                        "user_op",   "non_commutative_op", "overflow",      "empty",
-                                        "layout",    "setup_error",        "invalid",       "deferred"};
+  static const char* names[kReasons] = {
+      "intercomm", "in_place", "type_mismatch", "type",    "user_op",  "non_commutative_op", "overflow",
+      "empty",     "layout",   "setup_error",   "invalid", "deferred", "displacements"};
   return names[static_cast<int>(r)];
 }
 

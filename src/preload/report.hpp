@@ -27,8 +27,9 @@ enum class Reason {
   setup_error,         // the algorithm refused this call when making its plan (a radix above P, ...)
   invalid,             // a null communicator or type, a negative count, a root out of range: the MPI reports it
   deferred,            // before the communicator's set-up (MCB_PRELOAD_SETUP=N: its first N-1 servable calls)
+  displacements,       // a v-form's displacements other than its blocks packed in rank order
 };
-constexpr int kReasons = 12;
+constexpr int kReasons = 13;
 const char* reason_name(Reason r);
 
 struct CollStats {

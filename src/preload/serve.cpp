@@ -20,6 +20,7 @@
 // call of contiguous types is a copy (or nothing), served without a layout.
 #include "serve.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
 #include <cstdint>
@@ -85,109 +86,330 @@ void warn_once(const Config& cfg, const Call& q, Reason reason, const std::strin
                reason_name(reason));
 }
 
-Plan make_plan(const Choice& choice, const Layout& layout, const ShapeKey& key, const void* send, void* recv) {
+Plan make_plan(const Choice& choice, const Layout& layout, const Shape& shape, const void* send, void* recv) {
   CollArgs a;
   a.sendbuf = send;
   a.recvbuf = recv;
-  a.count = static_cast<int>(key.count);
-  a.type = key.type;
-  a.op = key.op;
+  a.v = shape.vcounts;
+  a.count = a.v ? a.v->counts[static_cast<std::size_t>(layout.rank())] : static_cast<int>(shape.key.count);
+  a.type = shape.key.type;
+  a.op = shape.key.op;
   a.comm = layout.comm();
   return choice.algorithm->make(a, layout, choice.params);
 }
+
+// Elements of the caller's buffer copied to or from a staging buffer of
+// packed bytes: `total` elements from element `first` on, then (a rotated
+// root's buffer of every rank's blocks) the `first` before it. Contiguous
+// types are copied, others MPI_Pack'ed.
+struct Move {
+  bool on = false;
+  void* user = nullptr;
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  TypeInfo info;
+  long long total = 0, first = 0;
+  bool to_recv_stage = false;  // which staging buffer: the receive one, else the send one
+};
+
+enum class Where { call, stage_send, stage_recv };
 
 // This rank's view of a call: the buffers the plan runs on and what to
 // (un)pack around it.
 struct View {
   ShapeKey key;
-  const void* send = nullptr;
+  const void* send = nullptr;  // the call's buffers as the plan takes them (before staging)
   void* recv = nullptr;
-  bool pack_send = false;    // the send type through stage_send
-  bool stage_recv = false;   // the receive type through stage_recv (unpack after)
-  bool pack_recv = false;    // in-place allgather, the bcast's root: the receive buffer packed before, too
-  bool unpack_recv = false;  // the staged receive buffer unpacked after (not at the bcast's root)
-  long long send_bytes = 0;  // of the whole send (or staged receive) buffer
+  Where send_at = Where::call, recv_at = Where::call;  // staged instead
+  long long send_bytes = 0;                            // of a staged send, receive buffer
   long long recv_bytes = 0;
-  int send_elems = 0, recv_elems = 0;  // elements of the call's types in those buffers
-  bool named = false;                  // every type the call uses is predefined (its handle is never reused)
+  Move before, after;       // packed into a staging buffer before the plan runs; unpacked from the receive one after
+  std::vector<int> counts;  // the v-forms' (and reduce_scatter's) blocks, in the order of the call's communicator
+  int own = 0;              // this rank's block in bytes (gather(v), scatter(v))
+  bool in_place = false;    // this rank passed MPI_IN_PLACE (rooted: the root alone, not in the key)
+  bool named = false;       // every type the call uses is predefined (its handle is never reused)
+  char* stage[2] = {};      // the staging buffers in use (place()): send, receive
+  long long stage_bytes[2] = {};
+  bool staged() const { return send_at != Where::call || recv_at != Where::call || before.on || after.on; }
 };
 
+bool vform(Coll c) {
+  return c == Coll::allgatherv || c == Coll::reduce_scatter || c == Coll::gatherv || c == Coll::scatterv;
+}
+
+// 64-bit FNV-1a over the counts (the v-forms' digest).
+std::uint64_t digest_of(const std::vector<int>& counts) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (int c : counts) {
+    std::uint32_t x = static_cast<std::uint32_t>(c);
+    for (int i = 0; i < 4; ++i) {
+      h ^= (x >> (8 * i)) & 0xffu;
+      h *= 1099511628211ull;
+    }
+  }
+  return h;
+}
+
+// Counts in the caller's rank order, made every rank's block in bytes (or
+// elements) in the order of the communicator the call runs on (rotated by
+// `rotation`); false if one is negative.
+bool blocks_of(const int* counts, int p, int rotation, long long unit, std::vector<int>& out, long long& total) {
+  out.assign(static_cast<std::size_t>(p), 0);
+  total = 0;
+  for (int i = 0; i < p; ++i) {
+    const int c = counts[(i + rotation) % p];
+    if (c < 0) return false;
+    total += c * unit;
+    if (total > INT_MAX) return false;
+    out[static_cast<std::size_t>(i)] = static_cast<int>(c * unit);
+  }
+  return true;
+}
+
+// Whether displacements are the blocks packed in rank order.
+bool packed_displs(const int* counts, const int* displs, int p) {
+  long long at = 0;
+  for (int r = 0; r < p; ++r) {
+    if (displs[r] != at) return false;
+    at += counts[r];
+  }
+  return true;
+}
+
 // Step 1: the checks; false with rec.reason when the MPI's own must serve.
+// Rooted calls arrive here on a communicator whose rank 0 is the root.
 bool check(const Call& q, const CommCache& cache, View& v, Record& rec) {
-  const int p = cache.size;
+  const int p = cache.size, me = cache.rank;
+  const bool root = me == 0;
   auto refuse = [&](Reason r) {
     rec.reason = r;
     return false;
   };
   v.key.coll = q.coll;
-  if (q.coll == Coll::allreduce) {
+  v.send = q.send;
+  v.recv = q.recv;
+  if (reducing(q.coll)) {
     Reason why = Reason::type;
     if (!reducible(q.op, q.stype, &why)) return refuse(why);
     const long long size = type_info(q.stype).size;
-    if (q.scount == 0 || size == 0) return refuse(Reason::empty);
-    if (q.scount * size > INT_MAX) return refuse(Reason::overflow);
-    v.key.count = q.scount;
+    long long count = q.scount;  // the reduction's elements (reduce_scatter_block: of a part)
+    long long vector = q.scount;
+    if (q.coll == Coll::reduce_scatter_block) vector = count * p;
+    if (q.coll == Coll::reduce_scatter) {
+      if (!blocks_of(q.counts, p, 0, 1, v.counts, vector))
+        return refuse(vector > INT_MAX ? Reason::overflow : Reason::invalid);
+      count = vector;
+      v.key.counts = v.counts;
+    }
+    if (vector == 0 || size == 0) return refuse(Reason::empty);
+    if (vector * size > INT_MAX) return refuse(Reason::overflow);
+    v.key.count = count;
     v.key.type = q.stype;
     v.key.op = q.op;
-    v.key.in_place = q.send == MPI_IN_PLACE;
-    v.send = q.send;
-    v.recv = q.recv;
+    v.in_place = q.send == MPI_IN_PLACE;
+    v.key.in_place = q.coll != Coll::reduce && v.in_place;
+    if (q.coll == Coll::reduce && !root) {
+      // The receive buffer means nothing here (it may be null, or the send
+      // buffer): the plan gets the shape's own.
+      v.recv_at = Where::stage_recv;
+      v.recv_bytes = vector * size;
+    }
     v.named = true;  // reducible: a predefined operation on a predefined type
     return true;
   }
   if (q.coll == Coll::bcast) {
-    if (q.root != 0) return refuse(Reason::invalid);  // attempt() rotated a valid root to 0
     const TypeInfo rt = type_info(q.rtype);
     const long long bytes = q.rcount * rt.size;
     if (bytes == 0) return refuse(Reason::empty);
     if (bytes > INT_MAX) return refuse(Reason::overflow);
     v.key.count = bytes;
-    v.key.in_place = true;
-    v.recv_bytes = bytes;
-    v.recv_elems = q.rcount;
-    v.stage_recv = !rt.contiguous;
-    v.pack_recv = v.stage_recv && cache.rank == q.root;
-    v.unpack_recv = v.stage_recv && cache.rank != q.root;
+    v.key.in_place = v.in_place = true;
+    v.send = MPI_IN_PLACE;
+    if (!rt.contiguous) {
+      v.recv_at = Where::stage_recv;
+      v.recv_bytes = bytes;
+      Move m{true, q.recv, q.rtype, rt, q.rcount, 0, true};
+      (root ? v.before : v.after) = m;
+    }
     v.named = rt.named;
     return true;
   }
-  const bool in_place = q.send == MPI_IN_PLACE;
-  if (in_place && q.coll == Coll::alltoall) return refuse(Reason::in_place);
-  const TypeInfo rt = type_info(q.rtype);
-  const long long block = q.rcount * rt.size;
-  TypeInfo st;
-  if (!in_place) {
-    st = type_info(q.stype);
-    if (q.scount * st.size != block) return refuse(Reason::type_mismatch);
+  if (q.coll == Coll::alltoall || q.coll == Coll::allgather || q.coll == Coll::allgatherv) {
+    const bool in_place = q.send == MPI_IN_PLACE;
+    if (in_place && q.coll == Coll::alltoall) return refuse(Reason::in_place);
+    const TypeInfo rt = type_info(q.rtype);
+    long long block = q.rcount * rt.size, total = block * p, recv_elems = static_cast<long long>(q.rcount) * p;
+    if (q.coll == Coll::allgatherv) {
+      if (!blocks_of(q.counts, p, 0, rt.size, v.counts, total))
+        return refuse(total > INT_MAX ? Reason::overflow : Reason::invalid);
+      if (!packed_displs(q.counts, q.displs, p)) return refuse(Reason::displacements);
+      block = v.counts[static_cast<std::size_t>(me)];
+      recv_elems = rt.size ? total / rt.size : 0;
+      v.key.counts = v.counts;
+    }
+    TypeInfo st;
+    if (!in_place) {
+      st = type_info(q.stype);
+      if (q.scount * st.size != block) return refuse(Reason::type_mismatch);
+    }
+    if (total == 0) return refuse(Reason::empty);
+    if (q.coll != Coll::allgatherv && block * p > INT_MAX) return refuse(Reason::overflow);
+    v.key.count = q.coll == Coll::allgatherv ? total : block;
+    v.key.in_place = v.in_place = in_place;
+    if (!rt.contiguous) {
+      v.recv_at = Where::stage_recv;
+      v.recv_bytes = total;
+      v.after = {true, q.recv, q.rtype, rt, recv_elems, 0, true};
+      if (in_place) v.before = v.after;  // my block where the others' will land: pack it all
+    }
+    if (!in_place && !st.contiguous) {
+      const long long blocks = q.coll == Coll::alltoall ? p : 1;
+      v.send_at = Where::stage_send;
+      v.send_bytes = block * blocks;
+      v.before = {true, const_cast<void*>(q.send), q.stype, st, q.scount * blocks, 0, false};
+    }
+    v.named = rt.named && (in_place || st.named);
+    return true;
   }
-  if (block == 0) return refuse(Reason::empty);
-  if (block * p > INT_MAX) return refuse(Reason::overflow);
-  v.key.count = block;
-  v.key.in_place = in_place;
-  v.recv_bytes = block * p;
-  v.recv_elems = q.rcount * p;
-  v.stage_recv = !rt.contiguous;
-  v.unpack_recv = v.stage_recv;
-  v.pack_recv = in_place && !rt.contiguous;
+
+  // gather(v), scatter(v) from rank 0. The root's side of the blocks: its
+  // receive (gather) or send (scatter) buffer of every rank's block, rotated
+  // by q.rotation; the other side: one rank's block.
+  const bool gathers = q.coll == Coll::gather || q.coll == Coll::gatherv;
+  const bool v_form = q.coll == Coll::gatherv || q.coll == Coll::scatterv;
+  void* all_buf = gathers ? q.recv : const_cast<void*>(q.send);
+  const MPI_Datatype all_type = gathers ? q.rtype : q.stype;
+  const int all_count = gathers ? q.rcount : q.scount;
+  const bool in_place = root && (gathers ? q.send == MPI_IN_PLACE : q.recv == MPI_IN_PLACE);
+  void* one_buf = gathers ? const_cast<void*>(q.send) : q.recv;
+  const MPI_Datatype one_type = gathers ? q.stype : q.rtype;
+  const int one_count = gathers ? q.scount : q.rcount;
+  v.in_place = in_place;
+  long long block = 0, total = 0;
+  TypeInfo at;  // the root's type of all blocks
+  TypeInfo ot;  // my one block's type
   if (!in_place) {
-    const int blocks = q.coll == Coll::alltoall ? p : 1;
-    v.send_bytes = block * blocks;
-    v.send_elems = q.scount * blocks;
-    v.pack_send = !st.contiguous;
+    ot = type_info(one_type);
+    v.own = static_cast<int>(std::min<long long>(one_count * ot.size, INT_MAX));
   }
-  v.named = rt.named && (in_place || st.named);
+  if (v_form) {
+    // Only the root knows the counts: it says on every call whether it
+    // serves and the counts' digest (a new digest: the counts, set_up_shape).
+    long long msg[3] = {-1, 0, 0};  // refusal reason (-1: none), digest, total bytes
+    if (root) {
+      at = type_info(all_type);
+      if (!blocks_of(q.counts, p, q.rotation, at.size, v.counts, total))
+        msg[0] = static_cast<long long>(total > INT_MAX ? Reason::overflow : Reason::invalid);
+      else if (!packed_displs(q.counts, q.displs, p))
+        msg[0] = static_cast<long long>(Reason::displacements);
+      else if (total == 0)
+        msg[0] = static_cast<long long>(Reason::empty);
+      else if (!in_place && v.own != v.counts[0])
+        msg[0] = static_cast<long long>(Reason::type_mismatch);
+      msg[1] = static_cast<long long>(digest_of(v.counts));
+      msg[2] = total;
+    }
+    PMPI_Bcast(msg, 3, MPI_LONG_LONG, 0, q.comm);
+    if (msg[0] >= 0) return refuse(static_cast<Reason>(msg[0]));
+    v.key.digest = static_cast<std::uint64_t>(msg[1]);
+    total = msg[2];
+    v.key.count = total;
+  }
+  if (!v_form) {
+    if (root) {
+      at = type_info(all_type);
+      block = all_count * at.size;
+      if (!in_place && v.own != block) return refuse(Reason::type_mismatch);
+    } else {
+      block = v.own;
+    }
+    if (block == 0) return refuse(Reason::empty);
+    if (block * p > INT_MAX) return refuse(Reason::overflow);
+    total = block * p;
+    v.key.count = block;
+  } else if (root) {
+    block = v.counts[0];
+  }
+  if (!root) {
+    // My block, from or to the call's buffer (packed when not contiguous).
+    if (gathers) {
+      v.recv = nullptr;  // not significant here
+      if (!ot.contiguous) {
+        v.send_at = Where::stage_send;
+        v.send_bytes = v.own;
+        v.before = {true, one_buf, one_type, ot, one_count, 0, false};
+      }
+    } else {
+      v.send = nullptr;
+      if (!ot.contiguous) {
+        v.recv_at = Where::stage_recv;
+        v.recv_bytes = v.own;
+        v.after = {true, one_buf, one_type, ot, one_count, 0, true};
+      }
+    }
+    v.named = ot.named;
+    return true;
+  }
+  // The root: its buffer of all blocks staged when not contiguous or rotated
+  // (the blocks from the original root's on first, then those before it).
+  const long long all_elems = at.size ? total / at.size : 0;
+  long long first = 0;  // elements before the original root's block
+  for (int r = 0; r < q.rotation; ++r) first += v_form ? q.counts[r] : all_count;
+  const bool stage_all = !at.contiguous || q.rotation != 0;
+  if (gathers) {
+    // mcb's in-place gather: my block at its place in the receive buffer.
+    v.send = in_place ? MPI_IN_PLACE : q.send;
+    if (stage_all) {
+      v.recv_at = Where::stage_recv;
+      v.recv_bytes = total;
+      v.after = {true, all_buf, all_type, at, all_elems, first, true};
+      if (in_place)
+        v.before = {
+            true, static_cast<char*>(all_buf) + first * at.extent, all_type, at, at.size ? block / at.size : 0, 0,
+            true};
+    }
+    if (!in_place && !ot.contiguous) {
+      v.send_at = Where::stage_send;
+      v.send_bytes = v.own;
+      v.before = {true, one_buf, one_type, ot, one_count, 0, false};
+    }
+  } else {
+    // mcb's in-place scatter: the blocks in the receive buffer, mine stays.
+    if (stage_all) {
+      v.send_at = Where::stage_send;
+      v.send_bytes = total;
+      v.before = {true, all_buf, all_type, at, all_elems, first, false};
+    }
+    if (in_place) {
+      v.send = MPI_IN_PLACE;
+      v.recv = all_buf;
+      if (stage_all) {
+        v.send_at = Where::call;
+        v.recv_at = Where::stage_send;
+        v.recv_bytes = total;
+      }
+    } else if (!ot.contiguous) {
+      v.recv_at = Where::stage_recv;
+      v.recv_bytes = v.own;
+      v.after = {true, one_buf, one_type, ot, one_count, 0, true};
+    }
+  }
+  v.named = at.named && (in_place || ot.named);
   return true;
 }
 
 // The buffers the plan runs on, staging ones where types are packed.
-void place(const Call& q, Shape& shape, View& v) {
-  v.send = v.key.in_place
-               ? MPI_IN_PLACE
-               : (v.pack_send ? shape.staging(shape.stage_send, static_cast<std::size_t>(v.send_bytes)) : q.send);
-  v.recv = v.stage_recv ? shape.staging(shape.stage_recv, static_cast<std::size_t>(v.recv_bytes)) : q.recv;
-  if (q.coll == Coll::allreduce) {
-    v.send = q.send;
-    v.recv = q.recv;
+void place(Shape& shape, View& v) {
+  auto staged = [&](Where w, long long bytes) -> char* {
+    return shape.staging(w == Where::stage_send ? shape.stage_send : shape.stage_recv, static_cast<std::size_t>(bytes));
+  };
+  auto which = [](Where w) { return w == Where::stage_send ? 0 : 1; };
+  if (v.send_at != Where::call) {
+    v.send = v.stage[which(v.send_at)] = staged(v.send_at, v.send_bytes);
+    v.stage_bytes[which(v.send_at)] = v.send_bytes;
+  }
+  if (v.recv_at != Where::call) {
+    v.recv = v.stage[which(v.recv_at)] = staged(v.recv_at, v.recv_bytes);
+    v.stage_bytes[which(v.recv_at)] = v.recv_bytes;
   }
 }
 
@@ -200,6 +422,12 @@ Shape* set_up_shape(const Config& cfg, int world_rank, const Call& q, CommCache&
   const auto t0 = Clock::now();
   auto s = std::make_unique<Shape>();
   s->key = v.key;
+  if (q.coll == Coll::gatherv || q.coll == Coll::scatterv) {
+    // The root's counts (a digest none of the ranks had seen).
+    v.counts.resize(static_cast<std::size_t>(cache.size));
+    PMPI_Bcast(v.counts.data(), cache.size, MPI_INT, 0, q.comm);
+  }
+  if (vform(q.coll)) s->vcounts = VCounts::packed(v.counts);
   if (!cache.layout) {
     LayoutOptions options;
     if (cfg.ranks_per_node > 0) options.node_color = world_rank / cfg.ranks_per_node;
@@ -227,9 +455,9 @@ Shape* set_up_shape(const Config& cfg, int world_rank, const Call& q, CommCache&
     s->reason = Reason::layout;
     s->why = cache.unsupported[c];
   } else if (layout) {
-    place(q, *s, v);
+    place(*s, v);
     try {
-      Plan plan = agree_on(layout->comm(), [&] { return make_plan(choice, *layout, v.key, v.send, v.recv); });
+      Plan plan = agree_on(layout->comm(), [&] { return make_plan(choice, *layout, *s, v.send, v.recv); });
       insert_plan(*s, {v.send, v.recv, std::move(plan)}, plan_limit);
       ++rec.plans;
     } catch (const std::exception& e) {
@@ -246,17 +474,35 @@ Shape* set_up_shape(const Config& cfg, int world_rank, const Call& q, CommCache&
   return shape;
 }
 
-// Packs the caller's data into the staging buffer of a packed type.
-void pack_in(const Call& q, const View& v, Record& rec) {
-  int pos = 0;
-  if (v.pack_send)
-    MPI_Pack(q.send, v.send_elems, q.stype, const_cast<void*>(v.send), static_cast<int>(v.send_bytes), &pos, q.comm);
-  else
-    MPI_Pack(q.recv, v.recv_elems, q.rtype, v.recv, static_cast<int>(v.recv_bytes), &pos, q.comm);
-  if (pos != (v.pack_send ? v.send_bytes : v.recv_bytes))
+// A Move between the caller's buffer and the staging buffer `staged` of
+// `bytes` (pack: into it).
+void move(const Call& q, const Move& m, bool pack, char* staged, long long bytes, Record& rec) {
+  long long pos = 0;
+  int mpi_pos = 0;
+  auto piece = [&](long long from, long long n) {
+    if (n == 0) return;
+    char* user = static_cast<char*>(m.user) + from * m.info.extent;
+    if (m.info.contiguous) {
+      const auto len = static_cast<std::size_t>(n * m.info.size);
+      if (pack)
+        std::memcpy(staged + pos, user, len);
+      else
+        std::memcpy(user, staged + pos, len);
+      pos += n * m.info.size;
+      return;
+    }
+    if (pack)
+      MPI_Pack(user, static_cast<int>(n), m.type, staged, static_cast<int>(bytes), &mpi_pos, q.comm);
+    else
+      MPI_Unpack(staged, static_cast<int>(bytes), &mpi_pos, user, static_cast<int>(n), m.type, q.comm);
+    pos = mpi_pos;
+    rec.packed = true;
+  };
+  piece(m.first, m.total - m.first);
+  piece(0, m.first);
+  if (pack && pos != m.total * m.info.size)
     die(std::string(mpi_name(q.coll)) + ": MPI_Pack made " + std::to_string(pos) + " bytes of " +
-        std::to_string(v.pack_send ? v.send_bytes : v.recv_bytes) + " (not raw bytes)");
-  rec.packed = true;
+        std::to_string(m.total * m.info.size) + " (not raw bytes)");
 }
 
 // Step 3: the plan for this rank's buffers, made if they are new (with the
@@ -276,7 +522,7 @@ PlanEntry* plan_for(const Config& cfg, const Call& q, const Layout& layout, Shap
       const auto t0 = Clock::now();
       clear_plans(shape);
       try {
-        Plan plan = agree_on(layout.comm(), [&] { return make_plan(choice, layout, v.key, v.send, v.recv); });
+        Plan plan = agree_on(layout.comm(), [&] { return make_plan(choice, layout, shape, v.send, v.recv); });
         insert_plan(shape, {v.send, v.recv, std::move(plan)}, plan_limit);
         ++rec.plans;
       } catch (const std::exception& e) {
@@ -296,7 +542,7 @@ PlanEntry* plan_for(const Config& cfg, const Call& q, const Layout& layout, Shap
     const auto t0 = Clock::now();
     try {
       rec.plans_evicted +=
-          insert_plan(shape, {v.send, v.recv, make_plan(choice, layout, v.key, v.send, v.recv)}, plan_limit);
+          insert_plan(shape, {v.send, v.recv, make_plan(choice, layout, shape, v.send, v.recv)}, plan_limit);
     } catch (const std::exception& e) {
       die(std::string(mpi_name(q.coll)) + ": " + choice.text +
           " refused new buffers after serving this call shape: " + e.what());
@@ -316,12 +562,43 @@ struct Ready {
   PlanEntry* entry = nullptr;  // nullptr: served without a plan (one rank)
 };
 
+// Whether an argument that counts on this rank is malformed (the MPI's own
+// then reports it): a negative count, a null type or array. In place, the
+// send count and type are ignored (any value is right); a rooted
+// collective's root-side arguments count at the root only.
+bool malformed(const Call& q, int rank) {
+  const bool root = rank == q.root;
+  auto bad = [](int count, MPI_Datatype type) { return count < 0 || type == MPI_DATATYPE_NULL; };
+  switch (q.coll) {
+    case Coll::allreduce:
+    case Coll::reduce:
+    case Coll::reduce_scatter_block:
+      return bad(q.scount, q.stype);
+    case Coll::reduce_scatter:
+      return q.stype == MPI_DATATYPE_NULL || !q.counts;
+    case Coll::bcast:
+      return bad(q.rcount, q.rtype);
+    case Coll::allgatherv:
+      return (q.send != MPI_IN_PLACE && bad(q.scount, q.stype)) || q.rtype == MPI_DATATYPE_NULL || !q.counts ||
+             !q.displs;
+    case Coll::gather:
+    case Coll::gatherv:
+      return (!(root && q.send == MPI_IN_PLACE) && bad(q.scount, q.stype)) ||
+             (root &&
+              (q.rtype == MPI_DATATYPE_NULL || (q.coll == Coll::gather ? q.rcount < 0 : !q.counts || !q.displs)));
+    case Coll::scatter:
+    case Coll::scatterv:
+      return (!(root && q.recv == MPI_IN_PLACE) && bad(q.rcount, q.rtype)) ||
+             (root &&
+              (q.stype == MPI_DATATYPE_NULL || (q.coll == Coll::scatter ? q.scount < 0 : !q.counts || !q.displs)));
+    default:  // alltoall, allgather
+      return (q.send != MPI_IN_PLACE && bad(q.scount, q.stype)) || bad(q.rcount, q.rtype);
+  }
+}
+
 // Steps 1-3; false with rec.reason when the MPI's own must serve.
 bool prepare(const Config& cfg, int world_rank, const Call& q, Record& rec, Ready& ready) {
-  // In place, the send count and type are ignored (any value is right).
-  const bool send_used = q.coll == Coll::allreduce || q.send != MPI_IN_PLACE;
-  if (q.comm == MPI_COMM_NULL || (send_used && (q.scount < 0 || q.stype == MPI_DATATYPE_NULL)) ||
-      (q.coll != Coll::allreduce && (q.rcount < 0 || q.rtype == MPI_DATATYPE_NULL))) {
+  if (q.comm == MPI_COMM_NULL) {
     rec.reason = Reason::invalid;
     return false;
   }
@@ -330,22 +607,28 @@ bool prepare(const Config& cfg, int world_rank, const Call& q, Record& rec, Read
     rec.reason = Reason::intercomm;
     return false;
   }
-  if (q.coll == Coll::bcast && q.root > 0 && q.root < cache.size) {
-    // The algorithms broadcast from rank 0: the same call on this
-    // communicator rotated to start at the root (every rank is here).
+  if ((rooted(q.coll) && (q.root < 0 || q.root >= cache.size)) || malformed(q, cache.rank)) {
+    rec.reason = Reason::invalid;
+    return false;
+  }
+  if (rooted(q.coll) && q.root > 0) {
+    // The algorithms are rooted at rank 0: the same call on this
+    // communicator rotated to start at the root (every rank is here); the
+    // root's buffer of every rank's block is then rotated too (check()).
     Call rotated = q;
     rotated.comm = rotated_comm(cache, q.root);
     rotated.root = 0;
+    rotated.rotation = q.root;
     return prepare(cfg, world_rank, rotated, rec, ready);
   }
   View& v = ready.v;
   ready.q = q;
   if (!check(q, cache, v, rec)) return false;
-  if (cache.size == 1 && (q.coll == Coll::bcast || v.key.in_place || (!v.pack_send && !v.stage_recv))) {
+  if (cache.size == 1 && (v.in_place || q.coll == Coll::bcast || !v.staged())) {
     // One rank: the result is the input (a copy of contiguous bytes, or
     // nothing to do). No layout, shape or plan.
-    if (q.coll != Coll::bcast && !v.key.in_place) {
-      const long long bytes = q.coll == Coll::allreduce ? v.key.count * type_info(q.stype).size : v.key.count;
+    if (q.coll != Coll::bcast && !v.in_place) {
+      const long long bytes = v.key.count * (reducing(q.coll) ? type_info(q.stype).size : 1);
       if (q.send != q.recv) std::memcpy(q.recv, q.send, static_cast<std::size_t>(bytes));
     }
     rec.served = rec.single = true;
@@ -367,7 +650,12 @@ bool prepare(const Config& cfg, int world_rank, const Call& q, Record& rec, Read
     rec.why = shape->why;
     return false;
   }
-  place(q, *shape, v);
+  if ((q.coll == Coll::gatherv || q.coll == Coll::scatterv) && !v.in_place &&
+      v.own != shape->vcounts->counts[static_cast<std::size_t>(cache.rank)])
+    die(std::string(mpi_name(q.coll)) + ": rank " + std::to_string(cache.rank) + " of the root-first order " +
+        (q.coll == Coll::gatherv ? "sends " : "receives ") + std::to_string(v.own) + " bytes, the root's counts say " +
+        std::to_string(shape->vcounts->counts[static_cast<std::size_t>(cache.rank)]) + " (an erroneous call)");
+  place(*shape, v);
   ready.entry = plan_for(cfg, q, *cache.layout, *shape, fresh, v, rec);
   return ready.entry != nullptr;
 }
@@ -376,18 +664,17 @@ bool prepare(const Config& cfg, int world_rank, const Call& q, Record& rec, Read
 void run(const Ready& r, Record& rec) {
   const Call& q = r.q;
   const View& v = r.v;
-  if (v.pack_send || v.pack_recv) pack_in(q, v, rec);
+  if (v.before.on) {
+    const int i = v.before.to_recv_stage ? 1 : 0;
+    move(q, v.before, true, v.stage[i], v.stage_bytes[i], rec);
+  }
   // A blocking shared-memory allreduce sets a new shape up inside its first
   // call: that part of the call is setup too.
   const Plan& plan = r.entry->plan;
   const double lazy = plan.report()->setup();
   plan.execute();
   rec.setup += plan.report()->setup() - lazy;
-  if (v.unpack_recv) {
-    int pos = 0;
-    MPI_Unpack(v.recv, static_cast<int>(v.recv_bytes), &pos, q.recv, v.recv_elems, q.rtype, q.comm);
-    rec.packed = true;
-  }
+  if (v.after.on) move(q, v.after, false, v.stage[1], v.stage_bytes[1], rec);
   rec.served = true;
 }
 
@@ -422,7 +709,9 @@ bool attempt(const Config& cfg, int world_rank, const Call& q, Record& rec) {
   Ready ready;
   if (!prepare(cfg, world_rank, q, rec, ready)) return false;
   if (!ready.entry) return true;  // one rank: done
-  if (ready.v.named && !cfg[q.coll].agreed) last = {cache_generation(), q, ready};
+  // Not the v-forms: their counts are in the caller's memory (and gatherv's
+  // and scatterv's digest is broadcast on every call).
+  if (ready.v.named && !cfg[q.coll].agreed && !vform(q.coll)) last = {cache_generation(), q, ready};
   run(ready, rec);
   return true;
 }

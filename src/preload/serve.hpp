@@ -13,9 +13,15 @@
 
 namespace mcb::preload {
 
-/// The arguments of MPI_Alltoall, MPI_Allgather, MPI_Allreduce or MPI_Bcast
-/// (allreduce: scount/stype are its count/type, rcount/rtype unused; bcast:
-/// send is MPI_IN_PLACE, recv/rcount/rtype its buffer, count and type).
+/// The arguments of an intercepted call, by the send and receive sides of
+/// MPI's signatures: alltoall, allgather(v), gather(v), scatter(v) as they
+/// are; allreduce, reduce, reduce_scatter(_block): scount/stype their count
+/// and type (reduce_scatter_block: its receive count), rcount/rtype unused;
+/// bcast: send is MPI_IN_PLACE, recv/rcount/rtype its buffer, count and
+/// type. `counts` and `displs`: the per-rank arrays of the v-forms
+/// (allgatherv's and gatherv's receive counts and displacements,
+/// scatterv's send ones, reduce_scatter's receive counts), in the caller's
+/// memory and rank order.
 struct Call {
   Coll coll = Coll::alltoall;
   const void* send = nullptr;
@@ -27,7 +33,13 @@ struct Call {
   MPI_Op op = MPI_OP_NULL;
   MPI_Comm comm = MPI_COMM_NULL;
   bool fortran = false;  // through a Fortran entry point (fortran.cpp): counted as such
-  int root = 0;          // bcast
+  int root = 0;          // the rooted collectives
+  const int* counts = nullptr;
+  const int* displs = nullptr;
+  /// A rooted call from root R > 0 runs on the communicator rotated to start
+  /// at R (serve.cpp): R here, which the root's buffer of every rank's
+  /// blocks (gather, scatter) is rotated by.
+  int rotation = 0;
 };
 
 /// The MPI's own collective for a call: PMPI_* for a C call, the MPI's own

@@ -26,6 +26,10 @@ add_executable(preload_client ${CMAKE_CURRENT_LIST_DIR}/preload_client.c)
 target_link_libraries(preload_client PRIVATE MPI::MPI_C)
 target_compile_options(preload_client PRIVATE -Wall -Wextra)
 
+add_executable(preload_set ${CMAKE_CURRENT_LIST_DIR}/preload_set.c)
+target_link_libraries(preload_set PRIVATE MPI::MPI_C)
+target_compile_options(preload_set PRIVATE -Wall -Wextra)
+
 add_executable(preload_soak ${CMAKE_CURRENT_LIST_DIR}/preload_soak.c)
 target_link_libraries(preload_soak PRIVATE MPI::MPI_C ${CMAKE_DL_LIBS})
 target_compile_options(preload_soak PRIVATE -Wall -Wextra)
@@ -268,6 +272,62 @@ mcb_preload_bad(cache "MCB_ALLTOALL=tra;MCB_PRELOAD_CACHE=8" "MCB_PRELOAD_CACHE=
 mcb_preload_bad(setup "MCB_ALLREDUCE=system;MCB_PRELOAD_SETUP=0" "MCB_PRELOAD_SETUP=0: expected a positive integer")
 mcb_preload_bad(bcast_unknown "MCB_BCAST=shm_ring" "MCB_BCAST=shm_ring: unknown bcast algorithm 'shm_ring' \\(known: system, shm_tree\\)")
 
+# The multi-radix paper's set (issue 71; tests/preload/preload_set.c):
+# MPI_Reduce, MPI_Reduce_scatter(_block), MPI_Allgatherv, MPI_Gather(v),
+# MPI_Scatter(v) on every kind of call the algorithms serve (see the
+# program), each collective's count of calls served with no fallback; the
+# shared-memory forms on one node and on virtual nodes of 2, the classic
+# schedules, the system's own (persistent too); and the v-forms with
+# displacements that leave gaps, to the MPI's own (reason displacements).
+set(PRELOAD_SET_PAIRS reduce:MPI_Reduce reduce_scatter_block:MPI_Reduce_scatter_block
+    reduce_scatter:MPI_Reduce_scatter allgatherv:MPI_Allgatherv gather:MPI_Gather gatherv:MPI_Gatherv
+    scatter:MPI_Scatter scatterv:MPI_Scatterv)
+# preload_set_served(OUT WHO): one --expect-stdout per collective: the
+# program's count of its calls ("calls: ... word=N") and the report's line
+# with calls = served = N and no fallback, then WHO (a pattern: who served).
+function(preload_set_served out who)
+  set(checks)
+  foreach(pair ${PRELOAD_SET_PAIRS})
+    string(REPLACE ":" ";" pair "${pair}")
+    list(GET pair 0 word)
+    list(GET pair 1 mpi)
+    list(APPEND checks --expect-stdout
+         "calls:[^\n]*[ ]${word}=([0-9]+)[\\s\\S]*${mpi} algorithm=[^ ]+ calls=\\1 served=\\1 fallback=0 ${who}")
+  endforeach()
+  set(${out} ${checks} PARENT_SCOPE)
+endfunction()
+preload_set_served(set_served "")
+set(set_shm MCB_REDUCE=shm_tree MCB_REDUCE_SCATTER_BLOCK=shm_recursive_exchange
+    MCB_REDUCE_SCATTER=shm_recursive_exchange MCB_ALLGATHERV=shm_recursive_exchange MCB_GATHER=binomial
+    MCB_GATHERV=linear MCB_SCATTER=linear MCB_SCATTERV=binomial)
+set(set_classic MCB_REDUCE=shm_tree:copy=copy-in MCB_REDUCE_SCATTER_BLOCK=recursive_halving
+    MCB_REDUCE_SCATTER=ring MCB_ALLGATHERV=ring MCB_GATHER=linear MCB_GATHERV=binomial MCB_SCATTER=binomial
+    MCB_SCATTERV=linear)
+set(set_system MCB_REDUCE=system MCB_REDUCE_SCATTER_BLOCK=system_persistent MCB_REDUCE_SCATTER=pairwise
+    MCB_ALLGATHERV=system_persistent MCB_GATHER=system_persistent MCB_GATHERV=system MCB_SCATTER=system
+    MCB_SCATTERV=system_persistent)
+if(MCB_MPI_FLAVOR STREQUAL "mpich" AND MCB_MPI_VERSION VERSION_LESS 4.1)
+  # MPICH 4.0's persistent gather and scatter are wrong (tests/scatter_gather.cmake): its own workaround,
+  # which does not reach MPI_Gather_init on one rank (the root's block never copied; the client's
+  # MPI_COMM_SELF and halves of 2 ranks): the blocking gather there.
+  list(TRANSFORM set_system REPLACE "^MCB_GATHER=system_persistent$" "MCB_GATHER=system")
+  list(APPEND set_system MPIR_CVAR_IGATHER_INTRA_ALGORITHM=tsp_tree MPIR_CVAR_ISCATTER_INTRA_ALGORITHM=tsp_tree)
+endif()
+mcb_preload_test(set_shm_p3 3 "${set_shm}" --expect-stdout "preload_set: all: [0-9]+ checks passed" ${set_served}
+                 --expect-stdout "MPI_Gather [^\n]* single=[1-9]" -- $<TARGET_FILE:preload_set> all)
+mcb_preload_test(set_shm_p4_rpn2 4 "${set_shm};MCB_RANKS_PER_NODE=2" --expect-stdout
+                 "preload_set: all: [0-9]+ checks passed" ${set_served} -- $<TARGET_FILE:preload_set> all)
+mcb_preload_test(set_classic_p7 7 "${set_classic}" --expect-stdout "preload_set: all: [0-9]+ checks passed"
+                 ${set_served} -- $<TARGET_FILE:preload_set> all)
+mcb_preload_test(set_system_p5 5 "${set_system}" --expect-stdout "preload_set: all: [0-9]+ checks passed"
+                 ${set_served} -- $<TARGET_FILE:preload_set> all)
+mcb_preload_test(set_displs_p3 3 "${set_classic}" --expect-stdout "preload_set: displs: [0-9]+ checks passed"
+                 --expect-stdout "MPI_Allgatherv algorithm=ring calls=2 served=0 fallback=2 "
+                 --expect-stdout "MPI_Allgatherv fallback reason=displacements calls=2"
+                 --expect-stdout "MPI_Gatherv fallback reason=displacements calls=2"
+                 --expect-stdout "MPI_Scatterv fallback reason=displacements calls=2"
+                 -- $<TARGET_FILE:preload_set> displs)
+
 # Fortran (src/preload/fortran.cpp): the same program (preload_fortran.F90:
 # alltoall of 8 and 16 B blocks, allgather of 32 B blocks, allreduces of
 # CP2K's types and ops, in place and not, a 1-rank communicator and
@@ -294,11 +354,17 @@ if(MPI_Fortran_FOUND)
     set_target_properties(preload_fortran_${binding} PROPERTIES Fortran_MODULE_DIRECTORY
                           ${CMAKE_CURRENT_BINARY_DIR}/preload_fortran_${binding}.mod)
     target_link_libraries(preload_fortran_${binding} PRIVATE MPI::MPI_Fortran)
+    add_executable(preload_fortran_set_${binding} ${CMAKE_CURRENT_LIST_DIR}/preload_fortran_set.F90)
+    target_compile_definitions(preload_fortran_set_${binding} PRIVATE ${fortran_def_${binding}})
+    set_target_properties(preload_fortran_set_${binding} PROPERTIES Fortran_MODULE_DIRECTORY
+                          ${CMAKE_CURRENT_BINARY_DIR}/preload_fortran_set_${binding}.mod)
+    target_link_libraries(preload_fortran_set_${binding} PRIVATE MPI::MPI_Fortran)
   endforeach()
   # mpif.h declares no interfaces: gfortran >= 10 refuses one routine called
   # with buffers of several types unless told to allow it (as such programs are built).
   if(CMAKE_Fortran_COMPILER_ID STREQUAL "GNU" AND CMAKE_Fortran_COMPILER_VERSION VERSION_GREATER_EQUAL 10)
     target_compile_options(preload_fortran_mpif_h PRIVATE -fallow-argument-mismatch)
+    target_compile_options(preload_fortran_set_mpif_h PRIVATE -fallow-argument-mismatch)
   endif()
   # Who served each collective's calls: on Open MPI the preload's Fortran
   # entry points (fortran= the program's count), on MPICH the C ones.
@@ -328,6 +394,21 @@ if(MPI_Fortran_FOUND)
                    --expect-stdout "MPI_Allreduce fallback reason=user_op calls=1"
                    --expect-stdout "MPI_Allreduce fallback reason=invalid calls=1"
                    -- $<TARGET_FILE:preload_fortran_use_mpi> refuse)
+  # The multi-radix set from Fortran (preload_fortran_set.F90: reduce,
+  # reduce-scatters, allgatherv, gather(v), scatter(v), from roots 0 and the
+  # last, in place through Fortran's MPI_IN_PLACE): every call served, by
+  # the preload's Fortran entry points on Open MPI, by its C ones on MPICH.
+  set(fortran_set_by "[^\n]* fortran=\\1 ")
+  if(MCB_MPI_FLAVOR STREQUAL "mpich")
+    set(fortran_set_by "[^\n]* fortran=0 ")
+  endif()
+  preload_set_served(fortran_set_served "${fortran_set_by}")
+  mcb_preload_test(fortran_set_mpif_h 3 "${set_shm}" --expect-stdout "preload_fortran_set: [0-9]+ checks passed"
+                   ${fortran_set_served} -- $<TARGET_FILE:preload_fortran_set_mpif_h>)
+  mcb_preload_test(fortran_set_use_mpi 3 "${set_classic}" --expect-stdout "preload_fortran_set: [0-9]+ checks passed"
+                   ${fortran_set_served} -- $<TARGET_FILE:preload_fortran_set_use_mpi>)
+  mcb_preload_test(fortran_set_f08 4 "${set_system}" --expect-stdout "preload_fortran_set: [0-9]+ checks passed"
+                   ${fortran_set_served} -- $<TARGET_FILE:preload_fortran_set_f08>)
 endif()
 
 # HPC Challenge's MPI FFT (Debian's hpcc links Open MPI): 4 ranks, the
