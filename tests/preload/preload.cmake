@@ -270,6 +270,10 @@ mcb_preload_bad(ranks_per_node "MCB_ALLTOALL=tra;MCB_RANKS_PER_NODE=0" "MCB_RANK
 mcb_preload_bad(report "MCB_PRELOAD_REPORT=yes" "MCB_PRELOAD_REPORT=yes: expected 0, 1")
 mcb_preload_bad(cache "MCB_ALLTOALL=tra;MCB_PRELOAD_CACHE=8" "MCB_PRELOAD_CACHE=8: expected SHAPES,PLANS")
 mcb_preload_bad(setup "MCB_ALLREDUCE=system;MCB_PRELOAD_SETUP=0" "MCB_PRELOAD_SETUP=0: expected a positive integer")
+mcb_preload_bad(gatherv_unknown "MCB_GATHERV=shm_tree"
+                "MCB_GATHERV=shm_tree: unknown gatherv algorithm 'shm_tree' \\(known: system, system_persistent, linear, binomial\\)")
+mcb_preload_bad(reduce_scatter_inner "MCB_REDUCE_SCATTER=shm_recursive_exchange:inner=bruck"
+                "MCB_REDUCE_SCATTER=shm_recursive_exchange:inner=bruck: shm_recursive_exchange: inner=bruck: expected one of system, ring, recursive_halving, pairwise")
 mcb_preload_bad(bcast_unknown "MCB_BCAST=shm_ring" "MCB_BCAST=shm_ring: unknown bcast algorithm 'shm_ring' \\(known: system, shm_tree\\)")
 
 # The multi-radix paper's set (issue 71; tests/preload/preload_set.c):
