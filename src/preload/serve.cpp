@@ -28,6 +28,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -176,225 +177,274 @@ bool packed_displs(const int* counts, const int* displs, int p) {
 }
 
 // Step 1: the checks; false with rec.reason when the MPI's own must serve.
-// Rooted calls arrive here on a communicator whose rank 0 is the root.
-bool check(const Call& q, const CommCache& cache, View& v, Record& rec) {
-  const int p = cache.size, me = cache.rank;
-  const bool root = me == 0;
+// Rooted calls arrive here on a communicator whose rank 0 is the root. One
+// function per family: the reductions, bcast, the blocks of every rank to
+// every rank (alltoall, allgather(v)), gather(v) and scatter(v).
+bool check_reduction(const Call& q, const CommCache& cache, View& v, Record& rec) {
+  const int p = cache.size;
+  const bool root = cache.rank == 0;
   auto refuse = [&](Reason r) {
     rec.reason = r;
     return false;
   };
-  v.key.coll = q.coll;
-  v.send = q.send;
-  v.recv = q.recv;
-  if (reducing(q.coll)) {
-    Reason why = Reason::type;
-    if (!reducible(q.op, q.stype, &why)) return refuse(why);
-    const long long size = type_info(q.stype).size;
-    long long count = q.scount;  // the reduction's elements (reduce_scatter_block: of a part)
-    long long vector = q.scount;
-    if (q.coll == Coll::reduce_scatter_block) vector = count * p;
-    if (q.coll == Coll::reduce_scatter) {
-      if (!blocks_of(q.counts, p, 0, 1, v.counts, vector))
-        return refuse(vector > INT_MAX ? Reason::overflow : Reason::invalid);
-      count = vector;
-      v.key.counts = v.counts;
-    }
-    if (vector == 0 || size == 0) return refuse(Reason::empty);
-    if (vector * size > INT_MAX) return refuse(Reason::overflow);
-    v.key.count = count;
-    v.key.type = q.stype;
-    v.key.op = q.op;
-    v.in_place = q.send == MPI_IN_PLACE;
-    v.key.in_place = q.coll != Coll::reduce && v.in_place;
-    if (q.coll == Coll::reduce && !root) {
-      // The receive buffer means nothing here (it may be null, or the send
-      // buffer): the plan gets the shape's own.
-      v.recv_at = Where::stage_recv;
-      v.recv_bytes = vector * size;
-    }
-    v.named = true;  // reducible: a predefined operation on a predefined type
-    return true;
+  Reason why = Reason::type;
+  if (!reducible(q.op, q.stype, &why)) return refuse(why);
+  const long long size = type_info(q.stype).size;
+  long long count = q.scount;  // the reduction's elements (reduce_scatter_block: of a part)
+  long long vector = q.scount;
+  if (q.coll == Coll::reduce_scatter_block) vector = count * p;
+  if (q.coll == Coll::reduce_scatter) {
+    if (!blocks_of(q.counts, p, 0, 1, v.counts, vector))
+      return refuse(vector > INT_MAX ? Reason::overflow : Reason::invalid);
+    count = vector;
+    v.key.counts = v.counts;
   }
-  if (q.coll == Coll::bcast) {
-    const TypeInfo rt = type_info(q.rtype);
-    const long long bytes = q.rcount * rt.size;
-    if (bytes == 0) return refuse(Reason::empty);
-    if (bytes > INT_MAX) return refuse(Reason::overflow);
-    v.key.count = bytes;
-    v.key.in_place = v.in_place = true;
-    v.send = MPI_IN_PLACE;
-    if (!rt.contiguous) {
-      v.recv_at = Where::stage_recv;
-      v.recv_bytes = bytes;
-      Move m{true, q.recv, q.rtype, rt, q.rcount, 0, true};
-      (root ? v.before : v.after) = m;
-    }
-    v.named = rt.named;
-    return true;
+  if (vector == 0 || size == 0) return refuse(Reason::empty);
+  if (vector * size > INT_MAX) return refuse(Reason::overflow);
+  v.key.count = count;
+  v.key.type = q.stype;
+  v.key.op = q.op;
+  v.in_place = q.send == MPI_IN_PLACE;
+  v.key.in_place = q.coll != Coll::reduce && v.in_place;
+  if (q.coll == Coll::reduce && !root) {
+    // The receive buffer means nothing here (it may be null, or the send
+    // buffer): the plan gets the shape's own.
+    v.recv_at = Where::stage_recv;
+    v.recv_bytes = vector * size;
   }
-  if (q.coll == Coll::alltoall || q.coll == Coll::allgather || q.coll == Coll::allgatherv) {
-    const bool in_place = q.send == MPI_IN_PLACE;
-    if (in_place && q.coll == Coll::alltoall) return refuse(Reason::in_place);
-    const TypeInfo rt = type_info(q.rtype);
-    long long block = q.rcount * rt.size, total = block * p, recv_elems = static_cast<long long>(q.rcount) * p;
-    if (q.coll == Coll::allgatherv) {
-      if (!blocks_of(q.counts, p, 0, rt.size, v.counts, total))
-        return refuse(total > INT_MAX ? Reason::overflow : Reason::invalid);
-      if (!packed_displs(q.counts, q.displs, p)) return refuse(Reason::displacements);
-      block = v.counts[static_cast<std::size_t>(me)];
-      recv_elems = rt.size ? total / rt.size : 0;
-      v.key.counts = v.counts;
-    }
-    TypeInfo st;
-    if (!in_place) {
-      st = type_info(q.stype);
-      if (q.scount * st.size != block) return refuse(Reason::type_mismatch);
-    }
-    if (total == 0) return refuse(Reason::empty);
-    if (q.coll != Coll::allgatherv && block * p > INT_MAX) return refuse(Reason::overflow);
-    v.key.count = q.coll == Coll::allgatherv ? total : block;
-    v.key.in_place = v.in_place = in_place;
-    if (!rt.contiguous) {
-      v.recv_at = Where::stage_recv;
-      v.recv_bytes = total;
-      v.after = {true, q.recv, q.rtype, rt, recv_elems, 0, true};
-      if (in_place) v.before = v.after;  // my block where the others' will land: pack it all
-    }
-    if (!in_place && !st.contiguous) {
-      const long long blocks = q.coll == Coll::alltoall ? p : 1;
-      v.send_at = Where::stage_send;
-      v.send_bytes = block * blocks;
-      v.before = {true, const_cast<void*>(q.send), q.stype, st, q.scount * blocks, 0, false};
-    }
-    v.named = rt.named && (in_place || st.named);
-    return true;
-  }
+  v.named = true;  // reducible: a predefined operation on a predefined type
+  return true;
+}
 
-  // gather(v), scatter(v) from rank 0. The root's side of the blocks: its
-  // receive (gather) or send (scatter) buffer of every rank's block, rotated
-  // by q.rotation; the other side: one rank's block.
-  const bool gathers = q.coll == Coll::gather || q.coll == Coll::gatherv;
-  const bool v_form = q.coll == Coll::gatherv || q.coll == Coll::scatterv;
-  void* all_buf = gathers ? q.recv : const_cast<void*>(q.send);
-  const MPI_Datatype all_type = gathers ? q.rtype : q.stype;
-  const int all_count = gathers ? q.rcount : q.scount;
-  const bool in_place = root && (gathers ? q.send == MPI_IN_PLACE : q.recv == MPI_IN_PLACE);
-  void* one_buf = gathers ? const_cast<void*>(q.send) : q.recv;
-  const MPI_Datatype one_type = gathers ? q.stype : q.rtype;
-  const int one_count = gathers ? q.scount : q.rcount;
-  v.in_place = in_place;
-  long long block = 0, total = 0;
-  TypeInfo at;  // the root's type of all blocks
-  TypeInfo ot;  // my one block's type
-  if (!in_place) {
-    ot = type_info(one_type);
-    v.own = static_cast<int>(std::min<long long>(one_count * ot.size, INT_MAX));
+bool check_bcast(const Call& q, const CommCache& cache, View& v, Record& rec) {
+  const bool root = cache.rank == 0;
+  auto refuse = [&](Reason r) {
+    rec.reason = r;
+    return false;
+  };
+  const TypeInfo rt = type_info(q.rtype);
+  const long long bytes = q.rcount * rt.size;
+  if (bytes == 0) return refuse(Reason::empty);
+  if (bytes > INT_MAX) return refuse(Reason::overflow);
+  v.key.count = bytes;
+  v.key.in_place = v.in_place = true;
+  v.send = MPI_IN_PLACE;
+  if (!rt.contiguous) {
+    v.recv_at = Where::stage_recv;
+    v.recv_bytes = bytes;
+    Move m{true, q.recv, q.rtype, rt, q.rcount, 0, true};
+    (root ? v.before : v.after) = m;
   }
-  if (v_form) {
-    // Only the root knows the counts: it says on every call whether it
-    // serves and the counts' digest (a new digest: the counts, set_up_shape).
+  v.named = rt.named;
+  return true;
+}
+
+bool check_blocks(const Call& q, const CommCache& cache, View& v, Record& rec) {
+  const int p = cache.size, me = cache.rank;
+  auto refuse = [&](Reason r) {
+    rec.reason = r;
+    return false;
+  };
+  const bool in_place = q.send == MPI_IN_PLACE;
+  if (in_place && q.coll == Coll::alltoall) return refuse(Reason::in_place);
+  const TypeInfo rt = type_info(q.rtype);
+  long long block = q.rcount * rt.size, total = block * p, recv_elems = static_cast<long long>(q.rcount) * p;
+  if (q.coll == Coll::allgatherv) {
+    if (!blocks_of(q.counts, p, 0, rt.size, v.counts, total))
+      return refuse(total > INT_MAX ? Reason::overflow : Reason::invalid);
+    if (!packed_displs(q.counts, q.displs, p)) return refuse(Reason::displacements);
+    block = v.counts[static_cast<std::size_t>(me)];
+    recv_elems = rt.size ? total / rt.size : 0;
+    v.key.counts = v.counts;
+  }
+  TypeInfo st;
+  if (!in_place) {
+    st = type_info(q.stype);
+    if (q.scount * st.size != block) return refuse(Reason::type_mismatch);
+  }
+  if (total == 0) return refuse(Reason::empty);
+  if (q.coll != Coll::allgatherv && block * p > INT_MAX) return refuse(Reason::overflow);
+  v.key.count = q.coll == Coll::allgatherv ? total : block;
+  v.key.in_place = v.in_place = in_place;
+  if (!rt.contiguous) {
+    v.recv_at = Where::stage_recv;
+    v.recv_bytes = total;
+    v.after = {true, q.recv, q.rtype, rt, recv_elems, 0, true};
+    if (in_place) v.before = v.after;  // my block where the others' will land: pack it all
+  }
+  if (!in_place && !st.contiguous) {
+    const long long blocks = q.coll == Coll::alltoall ? p : 1;
+    v.send_at = Where::stage_send;
+    v.send_bytes = block * blocks;
+    v.before = {true, const_cast<void*>(q.send), q.stype, st, q.scount * blocks, 0, false};
+  }
+  v.named = rt.named && (in_place || st.named);
+  return true;
+}
+
+// gather(v), scatter(v) from rank 0: the root's side is its receive
+// (gather) or send (scatter) buffer of every rank's block, rotated by
+// q.rotation; the other side one rank's block.
+struct Sides {
+  bool gathers = false, v_form = false, in_place = false;
+  void* all_buf = nullptr;  // the root's blocks
+  MPI_Datatype all_type = MPI_DATATYPE_NULL;
+  int all_count = 0;
+  TypeInfo at;
+  void* one_buf = nullptr;  // this rank's block
+  MPI_Datatype one_type = MPI_DATATYPE_NULL;
+  int one_count = 0;
+  TypeInfo ot;
+  long long block = 0, total = 0;  // bytes of the root's own block, of all
+};
+
+Sides sides_of(const Call& q, bool root) {
+  Sides x;
+  x.gathers = q.coll == Coll::gather || q.coll == Coll::gatherv;
+  x.v_form = q.coll == Coll::gatherv || q.coll == Coll::scatterv;
+  x.all_buf = x.gathers ? q.recv : const_cast<void*>(q.send);
+  x.all_type = x.gathers ? q.rtype : q.stype;
+  x.all_count = x.gathers ? q.rcount : q.scount;
+  x.in_place = root && (x.gathers ? q.send == MPI_IN_PLACE : q.recv == MPI_IN_PLACE);
+  x.one_buf = x.gathers ? const_cast<void*>(q.send) : q.recv;
+  x.one_type = x.gathers ? q.stype : q.rtype;
+  x.one_count = x.gathers ? q.scount : q.rcount;
+  if (root) x.at = type_info(x.all_type);
+  if (!x.in_place) x.ot = type_info(x.one_type);
+  return x;
+}
+
+// The sizes and the shape's key; the v-forms' root says on every call
+// whether it serves and the counts' digest (a new digest: the counts,
+// set_up_shape), since only it knows them. A refusal's reason, or none.
+std::optional<Reason> rooted_sizes(const Call& q, const CommCache& cache, Sides& x, View& v) {
+  const int p = cache.size;
+  const bool root = cache.rank == 0;
+  if (!x.in_place) v.own = static_cast<int>(std::min<long long>(x.one_count * x.ot.size, INT_MAX));
+  if (x.v_form) {
     long long msg[3] = {-1, 0, 0};  // refusal reason (-1: none), digest, total bytes
     if (root) {
-      at = type_info(all_type);
-      if (!blocks_of(q.counts, p, q.rotation, at.size, v.counts, total))
+      long long total = 0;
+      if (!blocks_of(q.counts, p, q.rotation, x.at.size, v.counts, total))
         msg[0] = static_cast<long long>(total > INT_MAX ? Reason::overflow : Reason::invalid);
       else if (!packed_displs(q.counts, q.displs, p))
         msg[0] = static_cast<long long>(Reason::displacements);
       else if (total == 0)
         msg[0] = static_cast<long long>(Reason::empty);
-      else if (!in_place && v.own != v.counts[0])
+      else if (!x.in_place && v.own != v.counts[0])
         msg[0] = static_cast<long long>(Reason::type_mismatch);
       msg[1] = static_cast<long long>(digest_of(v.counts));
       msg[2] = total;
     }
     PMPI_Bcast(msg, 3, MPI_LONG_LONG, 0, q.comm);
-    if (msg[0] >= 0) return refuse(static_cast<Reason>(msg[0]));
+    if (msg[0] >= 0) return static_cast<Reason>(msg[0]);
     v.key.digest = static_cast<std::uint64_t>(msg[1]);
-    total = msg[2];
-    v.key.count = total;
+    x.total = v.key.count = msg[2];
+    if (root) x.block = v.counts[0];
+    return std::nullopt;
   }
-  if (!v_form) {
-    if (root) {
-      at = type_info(all_type);
-      block = all_count * at.size;
-      if (!in_place && v.own != block) return refuse(Reason::type_mismatch);
-    } else {
-      block = v.own;
-    }
-    if (block == 0) return refuse(Reason::empty);
-    if (block * p > INT_MAX) return refuse(Reason::overflow);
-    total = block * p;
-    v.key.count = block;
-  } else if (root) {
-    block = v.counts[0];
-  }
-  if (!root) {
-    // My block, from or to the call's buffer (packed when not contiguous).
-    if (gathers) {
-      v.recv = nullptr;  // not significant here
-      if (!ot.contiguous) {
-        v.send_at = Where::stage_send;
-        v.send_bytes = v.own;
-        v.before = {true, one_buf, one_type, ot, one_count, 0, false};
-      }
-    } else {
-      v.send = nullptr;
-      if (!ot.contiguous) {
-        v.recv_at = Where::stage_recv;
-        v.recv_bytes = v.own;
-        v.after = {true, one_buf, one_type, ot, one_count, 0, true};
-      }
-    }
-    v.named = ot.named;
-    return true;
-  }
-  // The root: its buffer of all blocks staged when not contiguous or rotated
-  // (the blocks from the original root's on first, then those before it).
-  const long long all_elems = at.size ? total / at.size : 0;
+  x.block = root ? x.all_count * x.at.size : v.own;
+  if (root && !x.in_place && v.own != x.block) return Reason::type_mismatch;
+  if (x.block == 0) return Reason::empty;
+  if (x.block * p > INT_MAX) return Reason::overflow;
+  x.total = x.block * p;
+  v.key.count = x.block;
+  return std::nullopt;
+}
+
+// The root's buffer of all blocks, staged when not contiguous or rotated
+// (the blocks from the original root's on first, then those before it).
+void stage_root(const Call& q, const Sides& x, View& v) {
+  const long long all_elems = x.at.size ? x.total / x.at.size : 0;
   long long first = 0;  // elements before the original root's block
-  for (int r = 0; r < q.rotation; ++r) first += v_form ? q.counts[r] : all_count;
-  const bool stage_all = !at.contiguous || q.rotation != 0;
-  if (gathers) {
+  for (int r = 0; r < q.rotation; ++r) first += x.v_form ? q.counts[r] : x.all_count;
+  const bool stage_all = !x.at.contiguous || q.rotation != 0;
+  if (x.gathers) {
     // mcb's in-place gather: my block at its place in the receive buffer.
-    v.send = in_place ? MPI_IN_PLACE : q.send;
+    v.send = x.in_place ? MPI_IN_PLACE : q.send;
     if (stage_all) {
       v.recv_at = Where::stage_recv;
-      v.recv_bytes = total;
-      v.after = {true, all_buf, all_type, at, all_elems, first, true};
-      if (in_place)
-        v.before = {
-            true, static_cast<char*>(all_buf) + first * at.extent, all_type, at, at.size ? block / at.size : 0, 0,
-            true};
+      v.recv_bytes = x.total;
+      v.after = {true, x.all_buf, x.all_type, x.at, all_elems, first, true};
+      if (x.in_place)
+        v.before = {true,
+                    static_cast<char*>(x.all_buf) + first * x.at.extent,
+                    x.all_type,
+                    x.at,
+                    x.at.size ? x.block / x.at.size : 0,
+                    0,
+                    true};
     }
-    if (!in_place && !ot.contiguous) {
+    if (!x.in_place && !x.ot.contiguous) {
       v.send_at = Where::stage_send;
       v.send_bytes = v.own;
-      v.before = {true, one_buf, one_type, ot, one_count, 0, false};
+      v.before = {true, x.one_buf, x.one_type, x.ot, x.one_count, 0, false};
+    }
+    return;
+  }
+  // mcb's in-place scatter: the blocks in the receive buffer, mine stays.
+  if (stage_all) {
+    v.send_at = Where::stage_send;
+    v.send_bytes = x.total;
+    v.before = {true, x.all_buf, x.all_type, x.at, all_elems, first, false};
+  }
+  if (x.in_place) {
+    v.send = MPI_IN_PLACE;
+    v.recv = x.all_buf;
+    if (stage_all) {
+      v.send_at = Where::call;
+      v.recv_at = Where::stage_send;
+      v.recv_bytes = x.total;
+    }
+  } else if (!x.ot.contiguous) {
+    v.recv_at = Where::stage_recv;
+    v.recv_bytes = v.own;
+    v.after = {true, x.one_buf, x.one_type, x.ot, x.one_count, 0, true};
+  }
+}
+
+bool check_rooted(const Call& q, const CommCache& cache, View& v, Record& rec) {
+  const bool root = cache.rank == 0;
+  Sides x = sides_of(q, root);
+  v.in_place = x.in_place;
+  if (const auto why = rooted_sizes(q, cache, x, v)) {
+    rec.reason = *why;
+    return false;
+  }
+  if (root) {
+    stage_root(q, x, v);
+    v.named = x.at.named && (x.in_place || x.ot.named);
+    return true;
+  }
+  // My block, from or to the call's buffer (packed when not contiguous).
+  if (x.gathers) {
+    v.recv = nullptr;  // not significant here
+    if (!x.ot.contiguous) {
+      v.send_at = Where::stage_send;
+      v.send_bytes = v.own;
+      v.before = {true, x.one_buf, x.one_type, x.ot, x.one_count, 0, false};
     }
   } else {
-    // mcb's in-place scatter: the blocks in the receive buffer, mine stays.
-    if (stage_all) {
-      v.send_at = Where::stage_send;
-      v.send_bytes = total;
-      v.before = {true, all_buf, all_type, at, all_elems, first, false};
-    }
-    if (in_place) {
-      v.send = MPI_IN_PLACE;
-      v.recv = all_buf;
-      if (stage_all) {
-        v.send_at = Where::call;
-        v.recv_at = Where::stage_send;
-        v.recv_bytes = total;
-      }
-    } else if (!ot.contiguous) {
+    v.send = nullptr;
+    if (!x.ot.contiguous) {
       v.recv_at = Where::stage_recv;
       v.recv_bytes = v.own;
-      v.after = {true, one_buf, one_type, ot, one_count, 0, true};
+      v.after = {true, x.one_buf, x.one_type, x.ot, x.one_count, 0, true};
     }
   }
-  v.named = at.named && (in_place || ot.named);
+  v.named = x.ot.named;
   return true;
+}
+
+bool check(const Call& q, const CommCache& cache, View& v, Record& rec) {
+  v.key.coll = q.coll;
+  v.send = q.send;
+  v.recv = q.recv;
+  if (reducing(q.coll)) return check_reduction(q, cache, v, rec);
+  if (q.coll == Coll::bcast) return check_bcast(q, cache, v, rec);
+  if (q.coll == Coll::alltoall || q.coll == Coll::allgather || q.coll == Coll::allgatherv)
+    return check_blocks(q, cache, v, rec);
+  return check_rooted(q, cache, v, rec);
 }
 
 // The buffers the plan runs on, staging ones where types are packed.
