@@ -512,6 +512,14 @@ add_test(NAME preload_first_call_bad_setup
 set_tests_properties(preload_first_call_bad_setup PROPERTIES LABELS "preload;bad_input" TIMEOUT 30
                      PASS_REGULAR_EXPRESSION "^preload_first_call: --setup 0: expected a positive integer\nexit 1\n$")
 # scripts/preload/preload_overhead.py (the preload's own cost per call): two
+# scripts/preload/mpich_coll_tests.py (MPICH's own tests of the collectives
+# served) against a stand-in of MPICH's test/mpi, and its bad input
+# (tests/scripts/mpich_coll_tests_check.sh).
+add_test(NAME preload_mpich_coll_tests_check
+         COMMAND ${CMAKE_SOURCE_DIR}/tests/scripts/mpich_coll_tests_check.sh ${MCB_SYSTEM_PYTHON} ${CMAKE_SOURCE_DIR}
+                 ${CMAKE_BINARY_DIR} ${MCB_MPI_FLAVOR} ${CMAKE_CURRENT_BINARY_DIR}/mpich_coll_tests)
+set_tests_properties(preload_mpich_coll_tests_check PROPERTIES LABELS "mpi;preload;scripts;bad_input" TIMEOUT 180
+                     PASS_REGULAR_EXPRESSION "mpich_coll_tests_check: ok" FAIL_REGULAR_EXPRESSION "FAIL|Traceback")
 # runs of one size on this build, and its bad input (tests/scripts/preload_overhead_check.sh).
 add_test(NAME preload_overhead_check
          COMMAND ${CMAKE_SOURCE_DIR}/tests/scripts/preload_overhead_check.sh ${MCB_SYSTEM_PYTHON} ${CMAKE_SOURCE_DIR}
