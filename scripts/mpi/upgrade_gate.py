@@ -14,7 +14,9 @@ BASE_BUILD and NEW_BUILD are mcb build directories (CMake's); each runs
 with the mpiexec and the MPI library it was configured with (its
 CMakeCache.txt). Per repetition r = 1..REPS, both sides run in turn (BASE
 first on odd r, NEW first on even r), and on each side every benchmark:
-mcb_alltoall, mcb_allgather, mcb_allreduce, mcb_reduce, mcb_bcast with
+mcb_alltoall, mcb_allgather, mcb_allreduce, mcb_reduce, mcb_bcast and
+issue 71's mcb_reduce_scatter(_block), mcb_allgatherv, mcb_gather(v),
+mcb_scatter(v) (their v-forms on equal counts, as OSU's) with
 `--algorithm system`, and mcb_pingpong (two virtual nodes of one rank),
 at 2 ranks bound to cores, OSU's sizes (from the element's size doubling
 to --max-size, 1 MiB as OSU's collectives' default), validated (-c). The CSVs and their
@@ -41,7 +43,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 import mpi_tools  # noqa: E402  (scripts/: launch lines shared with tune.py and compare_selectors.py)
-BENCHMARKS = ["alltoall", "allgather", "allreduce", "reduce", "bcast", "pingpong"]
+BENCHMARKS = ["alltoall", "allgather", "allreduce", "reduce", "bcast", "reduce_scatter_block", "reduce_scatter",
+              "allgatherv", "gather", "gatherv", "scatter", "scatterv", "pingpong"]
 
 
 class Side:
