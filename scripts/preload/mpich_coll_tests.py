@@ -106,12 +106,16 @@ def build(args, work, mpicc):
 
 
 def served(report, variables):
-    """calls/served of the report's lines for the collectives set."""
+    """served/calls of the report's lines for the collectives set, and the
+    fallbacks' reasons."""
     out = []
     for line in report.splitlines():
         m = re.match(r"mcb_preload: (MPI_\w+) algorithm=\S+ calls=(\d+) served=(\d+) fallback=(\d+)", line)
         if m and int(m.group(2)) > 0:
             out.append(f"{m.group(1)} {m.group(3)}/{m.group(2)}")
+        m = re.match(r"mcb_preload: MPI_\w+ fallback reason=(\w+) calls=(\d+)", line)
+        if m and out:
+            out[-1] += f" ({m.group(1)} {m.group(2)})"
     return ", ".join(out) if variables else ""
 
 

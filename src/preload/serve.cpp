@@ -166,11 +166,12 @@ bool blocks_of(const int* counts, int p, int rotation, long long unit, std::vect
   return true;
 }
 
-// Whether displacements are the blocks packed in rank order.
+// Whether displacements are the blocks packed in rank order (an empty
+// block's displacement, which addresses nothing, may be anything).
 bool packed_displs(const int* counts, const int* displs, int p) {
   long long at = 0;
   for (int r = 0; r < p; ++r) {
-    if (displs[r] != at) return false;
+    if (counts[r] != 0 && displs[r] != at) return false;
     at += counts[r];
   }
   return true;
