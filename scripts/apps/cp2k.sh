@@ -50,7 +50,7 @@ for n in "$reps" "$ranks" "$steps" "$molecules"; do
   [[ $n =~ ^[1-9][0-9]*$ ]] || { echo "cp2k.sh: '$n' is not a positive integer" >&2; exit 2; }
 done
 command -v cp2k >/dev/null || { echo "cp2k.sh: no cp2k on the PATH (Debian: apt-get install cp2k)" >&2; exit 77; }
-preload=$build/src/preload/libmcb_preload.so
+preload=$(realpath -m "$build")/src/preload/libmcb_preload.so  # absolute: the runs start in --out
 [[ -f $preload ]] || { echo "cp2k.sh: no $preload (build mcb with -DMCB_MPI=openmpi first)" >&2; exit 2; }
 if ((${#configs[@]} == 0)); then
   configs=("mpi=-"
@@ -87,6 +87,9 @@ for ((rep = 1; rep <= reps; rep++)); do
     rm -f "$out/$name-$rep.out" "$out/$name-$rep.report" "$out/H2O-$molecules-mcb"-*
     (cd "$out" && "${mpirun[@]}" -x OMP_NUM_THREADS "${args[@]}" cp2k -i h2o.inp -o "$name-$rep.out" \
       > "$name-$rep.log" 2>&1) || echo "cp2k.sh: $name rep $rep failed (see $out/$name-$rep.log)"
+    # A configuration with the preload whose run left no report did not run it (not loaded).
+    [[ $env_text == - || -s $out/$name-$rep.report ]] ||
+      echo "cp2k.sh: $name rep $rep: no preload report, the preload did not run (see $out/$name-$rep.log)"
     echo "rep $rep $name: $((SECONDS - t0)) s"
   done
 done
