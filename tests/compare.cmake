@@ -53,3 +53,12 @@ add_test(NAME interface_parity_check
                  ${CMAKE_CURRENT_BINARY_DIR}/interface_parity)
 set_tests_properties(interface_parity_check PROPERTIES LABELS "scripts;mpi;bad_input" TIMEOUT 120
                      PASS_REGULAR_EXPRESSION "interface_parity_check: ok" FAIL_REGULAR_EXPRESSION "FAIL|Traceback")
+
+# scripts/peers/decomposition.py (the shared-memory reduce_scatter_block +
+# allgather against the allreduce): one run of two sizes, bad input
+# (tests/scripts/decomposition_check.sh).
+add_test(NAME decomposition_check
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/scripts/decomposition_check.sh ${MCB_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}
+                 ${PROJECT_BINARY_DIR} ${MCB_MPI_FLAVOR} ${CMAKE_CURRENT_BINARY_DIR}/decomposition)
+set_tests_properties(decomposition_check PROPERTIES LABELS "scripts;mpi;bad_input" TIMEOUT 120
+                     PASS_REGULAR_EXPRESSION "decomposition_check: ok" FAIL_REGULAR_EXPRESSION "FAIL|Traceback")
