@@ -139,6 +139,41 @@ using ScattervF = void (*)(char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, char*, MPI_Fi
 static_assert(sizeof(MPI_Fint) == sizeof(int), "MPI_Fint is not a C int");
 const int* c_ints(const MPI_Fint* f) { return reinterpret_cast<const int*>(f); }
 
+// A Fortran call's arguments as the C path takes them (Call, serve.hpp):
+// handles converted, Fortran's MPI_IN_PLACE and MPI_BOTTOM made the C ones.
+// A null pointer is an argument the collective does not have.
+struct FortranArgs {
+  char* send = nullptr;
+  const MPI_Fint* scount = nullptr;
+  const MPI_Fint* stype = nullptr;
+  char* recv = nullptr;
+  const MPI_Fint* rcount = nullptr;
+  const MPI_Fint* rtype = nullptr;
+  const MPI_Fint* op = nullptr;
+  const MPI_Fint* comm = nullptr;
+  const MPI_Fint* root = nullptr;
+  const MPI_Fint* counts = nullptr;
+  const MPI_Fint* displs = nullptr;
+};
+
+Call c_call(Coll coll, const FortranArgs& f) {
+  Call q;
+  q.coll = coll;
+  q.send = f.send ? c_buffer(f.send) : nullptr;
+  q.scount = f.scount ? *f.scount : 0;
+  q.stype = f.stype ? c_type(f.stype) : MPI_DATATYPE_NULL;
+  q.recv = f.recv ? c_buffer(f.recv) : nullptr;
+  q.rcount = f.rcount ? *f.rcount : 0;
+  q.rtype = f.rtype ? c_type(f.rtype) : MPI_DATATYPE_NULL;
+  q.op = f.op ? c_op(f.op) : MPI_OP_NULL;
+  q.comm = c_comm(f.comm);
+  q.fortran = true;
+  q.root = f.root ? *f.root : 0;
+  q.counts = c_ints(f.counts);
+  q.displs = c_ints(f.displs);
+  return q;
+}
+
 // One Fortran collective: the MPI's own at once when not intercepted, else
 // the C path on the converted call (made only then) with the MPI's own
 // Fortran entry point as the fallback. own(ierr) calls the MPI's with the
@@ -164,9 +199,14 @@ void rooted_blocks(Coll coll, RootedF own, char* sendbuf, MPI_Fint* sendcount, M
   collective(
       coll,
       [&] {
-        return Call{coll,       c_buffer(sendbuf), *sendcount,  c_type(sendtype), c_buffer(recvbuf),
-                    *recvcount, c_type(recvtype),  MPI_OP_NULL, c_comm(comm),     true,
-                    *root};
+        return c_call(coll, {.send = sendbuf,
+                             .scount = sendcount,
+                             .stype = sendtype,
+                             .recv = recvbuf,
+                             .rcount = recvcount,
+                             .rtype = recvtype,
+                             .comm = comm,
+                             .root = root});
       },
       [&](MPI_Fint* rc) { own(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, rc); }, ierr);
 }
@@ -249,17 +289,13 @@ void ompi_reduce_f(char* sendbuf, char* recvbuf, MPI_Fint* count, MPI_Fint* data
   collective(
       Coll::reduce,
       [&] {
-        return Call{Coll::reduce,
-                    c_buffer(sendbuf),
-                    *count,
-                    c_type(datatype),
-                    c_buffer(recvbuf),
-                    0,
-                    MPI_DATATYPE_NULL,
-                    c_op(op),
-                    c_comm(comm),
-                    true,
-                    *root};
+        return c_call(Coll::reduce, {.send = sendbuf,
+                                     .scount = count,
+                                     .stype = datatype,
+                                     .recv = recvbuf,
+                                     .op = op,
+                                     .comm = comm,
+                                     .root = root});
       },
       [&](MPI_Fint* rc) { own(sendbuf, recvbuf, count, datatype, op, root, comm, rc); }, ierr);
 }
@@ -270,16 +306,9 @@ void ompi_reduce_scatter_block_f(char* sendbuf, char* recvbuf, MPI_Fint* recvcou
   collective(
       Coll::reduce_scatter_block,
       [&] {
-        return Call{Coll::reduce_scatter_block,
-                    c_buffer(sendbuf),
-                    *recvcount,
-                    c_type(datatype),
-                    c_buffer(recvbuf),
-                    0,
-                    MPI_DATATYPE_NULL,
-                    c_op(op),
-                    c_comm(comm),
-                    true};
+        return c_call(
+            Coll::reduce_scatter_block,
+            {.send = sendbuf, .scount = recvcount, .stype = datatype, .recv = recvbuf, .op = op, .comm = comm});
       },
       [&](MPI_Fint* rc) { own(sendbuf, recvbuf, recvcount, datatype, op, comm, rc); }, ierr);
 }
@@ -290,18 +319,9 @@ void ompi_reduce_scatter_f(char* sendbuf, char* recvbuf, MPI_Fint* recvcounts, M
   collective(
       Coll::reduce_scatter,
       [&] {
-        return Call{Coll::reduce_scatter,
-                    c_buffer(sendbuf),
-                    0,
-                    c_type(datatype),
-                    c_buffer(recvbuf),
-                    0,
-                    MPI_DATATYPE_NULL,
-                    c_op(op),
-                    c_comm(comm),
-                    true,
-                    0,
-                    c_ints(recvcounts)};
+        return c_call(
+            Coll::reduce_scatter,
+            {.send = sendbuf, .stype = datatype, .recv = recvbuf, .op = op, .comm = comm, .counts = recvcounts});
       },
       [&](MPI_Fint* rc) { own(sendbuf, recvbuf, recvcounts, datatype, op, comm, rc); }, ierr);
 }
@@ -312,19 +332,14 @@ void ompi_allgatherv_f(char* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, c
   collective(
       Coll::allgatherv,
       [&] {
-        return Call{Coll::allgatherv,
-                    c_buffer(sendbuf),
-                    *sendcount,
-                    c_type(sendtype),
-                    c_buffer(recvbuf),
-                    0,
-                    c_type(recvtype),
-                    MPI_OP_NULL,
-                    c_comm(comm),
-                    true,
-                    0,
-                    c_ints(recvcounts),
-                    c_ints(displs)};
+        return c_call(Coll::allgatherv, {.send = sendbuf,
+                                         .scount = sendcount,
+                                         .stype = sendtype,
+                                         .recv = recvbuf,
+                                         .rtype = recvtype,
+                                         .comm = comm,
+                                         .counts = recvcounts,
+                                         .displs = displs});
       },
       [&](MPI_Fint* rc) { own(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, rc); }, ierr);
 }
@@ -347,19 +362,15 @@ void ompi_gatherv_f(char* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, char
   collective(
       Coll::gatherv,
       [&] {
-        return Call{Coll::gatherv,
-                    c_buffer(sendbuf),
-                    *sendcount,
-                    c_type(sendtype),
-                    c_buffer(recvbuf),
-                    0,
-                    c_type(recvtype),
-                    MPI_OP_NULL,
-                    c_comm(comm),
-                    true,
-                    *root,
-                    c_ints(recvcounts),
-                    c_ints(displs)};
+        return c_call(Coll::gatherv, {.send = sendbuf,
+                                      .scount = sendcount,
+                                      .stype = sendtype,
+                                      .recv = recvbuf,
+                                      .rtype = recvtype,
+                                      .comm = comm,
+                                      .root = root,
+                                      .counts = recvcounts,
+                                      .displs = displs});
       },
       [&](MPI_Fint* rc) { own(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, rc); },
       ierr);
@@ -371,19 +382,15 @@ void ompi_scatterv_f(char* sendbuf, MPI_Fint* sendcounts, MPI_Fint* displs, MPI_
   collective(
       Coll::scatterv,
       [&] {
-        return Call{Coll::scatterv,
-                    c_buffer(sendbuf),
-                    0,
-                    c_type(sendtype),
-                    c_buffer(recvbuf),
-                    *recvcount,
-                    c_type(recvtype),
-                    MPI_OP_NULL,
-                    c_comm(comm),
-                    true,
-                    *root,
-                    c_ints(sendcounts),
-                    c_ints(displs)};
+        return c_call(Coll::scatterv, {.send = sendbuf,
+                                       .stype = sendtype,
+                                       .recv = recvbuf,
+                                       .rcount = recvcount,
+                                       .rtype = recvtype,
+                                       .comm = comm,
+                                       .root = root,
+                                       .counts = sendcounts,
+                                       .displs = displs});
       },
       [&](MPI_Fint* rc) { own(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, rc); },
       ierr);
