@@ -76,6 +76,15 @@ static void fill_counts(int p, int base, int* counts, int* displs, int gap) {
   }
 }
 
+/* The rooted forms' blocks: uneven (v) with `gap` elements between them,
+ * else `base` a rank. */
+static void block_counts(int p, int v, int base, int gap, int* counts, int* displs) {
+  if (v)
+    fill_counts(p, base, counts, displs, gap);
+  else
+    for (int r = 0; r < p; ++r) counts[r] = base, displs[r] = r * base;
+}
+
 /* ---- reductions: element i of rank r is value(r, 0, i, salt) ---- */
 
 static double reduced(MPI_Op op, int p, long i, int salt) {
@@ -209,10 +218,7 @@ static void do_gather(MPI_Comm comm, int v, enum kind k, int base, int root, int
   MPI_Comm_size(comm, &p);
   int* counts = alloc(sizeof(int) * p);
   int* displs = alloc(sizeof(int) * p);
-  if (v)
-    fill_counts(p, base, counts, displs, gap);
-  else
-    for (int r = 0; r < p; ++r) counts[r] = base, displs[r] = r * base;
+  block_counts(p, v, base, gap, counts, displs);
   const long span = displs[p - 1] + counts[p - 1];
   const size_t ext = extent_of(k);
   const int at_root = me == root, ip = in_place && at_root;
@@ -255,10 +261,7 @@ static void do_scatter(MPI_Comm comm, int v, enum kind k, int base, int root, in
   MPI_Comm_size(comm, &p);
   int* counts = alloc(sizeof(int) * p);
   int* displs = alloc(sizeof(int) * p);
-  if (v)
-    fill_counts(p, base, counts, displs, gap);
-  else
-    for (int r = 0; r < p; ++r) counts[r] = base, displs[r] = r * base;
+  block_counts(p, v, base, gap, counts, displs);
   const long span = displs[p - 1] + counts[p - 1];
   const size_t ext = extent_of(k);
   const int at_root = me == root, ip = in_place && at_root;
