@@ -12,7 +12,8 @@
  *           in place and not; data movers on MPI_BYTE, MPI_INT, MPI_DOUBLE
  *           and a vector with a hole (packed); reductions on MPI_INT and
  *           MPI_DOUBLE with MPI_SUM and MPI_MAX; counts 1, 3 and 1000, the
- *           v-forms' uneven with zeros; every call twice (cache hits). The
+ *           v-forms' uneven with zeros and with one heavy rank; every call
+ *           twice (cache hits). The
  *           non-roots pass a null receive (gather, reduce) or send
  *           (scatter) buffer: those are not theirs.
  *   displs  the v-forms with displacements that leave gaps (the preload
@@ -64,8 +65,12 @@ static void same_bytes(const void* buf, const void* copy, size_t bytes, const ch
   if (buf && memcmp(buf, copy, bytes) != 0) FAIL("%s: the send buffer changed", what);
 }
 
-/* Uneven counts with zeros: rank r's block (never all zero). */
-static int vcount(int r, int base) { return r % 3 == 1 ? 0 : base + r % 4; }
+/* Uneven counts with zeros: rank r's block (never all zero); a negative
+ * base: one heavy rank (rank 0 holds 4 x -base, every other one 1). */
+static int vcount(int r, int base) {
+  if (base < 0) return r == 0 ? -4 * base : 1;
+  return r % 3 == 1 ? 0 : base + r % 4;
+}
 
 static void fill_counts(int p, int base, int* counts, int* displs, int gap) {
   int at = 0;
@@ -314,6 +319,12 @@ static void exercise(MPI_Comm comm, int salt) {
             do_reduce_scatter(comm, 1, types[ti], ops[oi], n, ip, salt + c);
             do_reduce_scatter(comm, 0, types[ti], ops[oi], n, ip, salt + c);
           }
+        if (n == 1000) { /* the v-forms with one heavy rank */
+          do_reduce_scatter(comm, 0, MPI_DOUBLE, MPI_SUM, -n, ip, salt);
+          do_allgatherv(comm, K_INT, -n, ip, 0, salt);
+          do_gather(comm, 1, K_DOUBLE, -n, roots[1], ip, 0, salt);
+          do_scatter(comm, 1, K_DERIVED, -n, roots[2], ip, 0, salt);
+        }
         for (int k = 0; k < NKINDS; ++k) {
           do_allgatherv(comm, (enum kind)k, n, ip, 0, salt + k);
           for (int ri = 0; ri < 3; ++ri) {
