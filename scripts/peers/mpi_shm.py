@@ -39,6 +39,18 @@ run is one line, never a silent fallback to another algorithm):
                 preloaded names the coll/base function that ran at every
                 size (docs/tune.md); a size where Open MPI handed the forced
                 algorithm to another is left out with one line.
+    tuned N     reduce_scatter_block, reduce_scatter, allgatherv and the
+                shared-memory allgather (allgather_shm), plain and registered
+                buffers: every coll_tuned_<coll>_algorithm value ompi_info
+                lists (4.1.4: reduce_scatter_block basic_linear 1,
+                recursive_doubling 2, recursive_halving 3, butterfly 4;
+                reduce_scatter non-overlapping 1, recursive_halving 2, ring 3,
+                butterfly 4; allgatherv default 1, bruck 2, ring 3, neighbor
+                4, two_proc 5), each forced as the allgather's above and
+                proved by the same trace, against mcb's shm_recursive_exchange.
+                The report ends with mcb against the fastest of them per size
+                (the largest of mcb's ratios to each, every one measured side
+                by side in its own launch). --no-forced: the default only.
     default     `system` with nothing forced (what users get): a reference
                 column beside each peer, and a table of its own (mcb's
                 algorithms run in the default's launches too), also where
@@ -134,8 +146,9 @@ from mcbtune.openmpi_trace import OMPI_FUNCTIONS, TRACE_LIBRARY, ompi_check_forc
 
 SHM_COLLS = ("allreduce", "reduce", "bcast")
 # Issue 71's collectives: mcb's shared-memory form against the MPI's
-# default (neither Open MPI's coll/sm or HAN nor MPICH's release_gather
-# implements them: no peer to force), plain and registered buffers.
+# default and, on Open MPI, each of coll/tuned's algorithms forced (neither
+# Open MPI's coll/sm or HAN nor MPICH's release_gather implements them),
+# plain and registered buffers.
 # allgather_shm is mcb_allgather's shared-memory form (the allgather entry
 # compares the classic algorithms with Open MPI's tuned ones).
 NEW_COLLS = ("reduce_scatter_block", "reduce_scatter", "allgatherv", "allgather_shm")
@@ -143,6 +156,9 @@ BUFFERED = SHM_COLLS + NEW_COLLS
 ALL_COLLS = SHM_COLLS + ("allgather",) + NEW_COLLS
 BINARY = {c: "mcb_" + c for c in ALL_COLLS}
 BINARY["allgather_shm"] = "mcb_allgather"
+# The coll/tuned collective whose algorithms are each new collective's peers.
+TUNED_COLL = {"reduce_scatter_block": "reduce_scatter_block", "reduce_scatter": "reduce_scatter",
+              "allgatherv": "allgatherv", "allgather_shm": "allgather", "allgather": "allgather"}
 DEFAULT_MCB = {"allreduce": "shm_recursive_exchange,shm_tree", "reduce": "shm_tree", "bcast": "shm_tree"}
 DEFAULT_MCB.update({c: "shm_recursive_exchange" for c in NEW_COLLS})
 # mcb's allgather and the name Open MPI's ompi_info gives the same algorithm.
@@ -206,24 +222,33 @@ def default_configs(args, coll):
     return [Config(coll, buffers, "default", mcb=args.mcb[coll]) for buffers in args.buffers]
 
 
+def tuned_config(args, coll, buffers, name, value, mcb):
+    """coll/tuned's algorithm `name` (number `value`, None: not listed) forced, proved by the trace."""
+    tuned = TUNED_COLL[coll]
+    c = Config(coll, buffers, "tuned %s (%s)" % (name, value or "?"),
+               [("coll", "^han"), ("coll_tuned_use_dynamic_rules", "1"),
+                ("coll_tuned_%s_algorithm" % tuned, value or "")],
+               mcb=mcb, proof=("ompi_trace", name))
+    c.forced = mca_text(c.mca)
+    if value is None:
+        c.refused = ("Open MPI %s has no tuned %s algorithm '%s' (ompi_info lists: %s)"
+                     % (args.version, tuned, name, args.ompi_tuned_listed[tuned]))
+    return c
+
+
 def ompi_configs(args):
     confs = []
     for coll in args.collectives:
         if coll in NEW_COLLS:
             confs += default_configs(args, coll)
+            if args.forced:
+                for buffers in args.buffers:
+                    for name, value in args.ompi_tuned[TUNED_COLL[coll]].items():
+                        confs.append(tuned_config(args, coll, buffers, name, value, args.mcb[coll]))
             continue
         if coll == "allgather":
             for ours, name in ALLGATHER_PAIRS:
-                value = args.ompi_allgather.get(name)
-                c = Config(coll, "plain", "tuned %s (%s)" % (name, value or "?"),
-                           [("coll", "^han"), ("coll_tuned_use_dynamic_rules", "1"),
-                            ("coll_tuned_allgather_algorithm", value or "")],
-                           mcb=[ours], proof=("ompi_trace", name))
-                c.forced = mca_text(c.mca)
-                if value is None:
-                    c.refused = ("Open MPI %s has no tuned allgather algorithm '%s' (ompi_info lists: %s)"
-                                 % (args.version, name, args.ompi_allgather_listed))
-                confs.append(c)
+                confs.append(tuned_config(args, coll, "plain", name, args.ompi_tuned["allgather"].get(name), [ours]))
             continue
         for buffers in args.buffers:
             for comp, prio, proof in (("coll/sm", "coll_sm_priority", "sm"), ("HAN", "coll_han_priority", "han")):
@@ -492,12 +517,12 @@ def prove_ompi_trace(args, conf, sizes, tmp, n=2, bind="core", hosts=None):
     rc, out = run(cmd, os.path.join(args.logs, "proof-%s.txt" % conf.key), args.timeout)
     if rc != 0:
         return None, "the traced launch failed (exit %d): %s" % (rc, first_error(out))
-    return read_trace(trace, "allgather"), None
+    return read_trace(trace, TUNED_COLL[conf.coll]), None
 
 
-def judge_trace(name, seen, sizes):
+def judge_trace(coll, name, seen, sizes):
     """{size: (status, note)} for the forced name from the trace counts."""
-    return {s: ompi_check_forced("allgather", name, seen.get(s, {})) for s in sizes}
+    return {s: ompi_check_forced(TUNED_COLL[coll], name, seen.get(s, {})) for s in sizes}
 
 
 def prove_mpich_canary(args, conf, size, tmp, n=2, bind="core", iterations=20, hosts=None):
@@ -609,10 +634,10 @@ def prove(args, conf, tmp):
         if err:
             conf.refused = err
             return
-        verdict = judge_trace(conf.proof[1], seen, args.sizes_list[conf.coll])
+        verdict = judge_trace(conf.coll, conf.proof[1], seen, args.sizes_list[conf.coll])
         bad = {s: v for s, v in verdict.items() if v[0] != "ok"}
         conf.excluded = bad
-        ran = OMPI_FUNCTIONS["allgather"].get(conf.proof[1])
+        ran = OMPI_FUNCTIONS[TUNED_COLL[conf.coll]].get(conf.proof[1])
         if len(bad) == len(verdict):
             conf.refused = "Open MPI never ran %s: %s" % (conf.proof[1], next(iter(bad.values()))[1])
         else:
@@ -888,12 +913,50 @@ def report(args, confs, results, params, runs):
                                  "proof": peer.note})
                 out.append("".join(v.rjust(w) for v, w in zip(line, widths)))
             out.append("# '*': mcb slower than the peer at that size")
+        fastest(args, g, members, results, launches, out, rows)
     if refusals:
         out.append("")
         out.append("## Configurations that cannot run")
         for c in refusals:
             out.append("- %s: %s" % (c.label, c.refused))
     return out, rows
+
+
+def fastest(args, group, members, results, launches, out, rows):
+    """mcb against the fastest of the MPI's own algorithms per size (issue
+    71's goal): the largest of mcb's ratios to each peer that ran there
+    (each ratio paired in its own launches), with that peer's name. Only
+    where more than one peer ran (the forced coll/tuned algorithms)."""
+    ran = [c for c in members if not c.refused and c.mcb]
+    if len(ran) < 2 or group[0] not in NEW_COLLS:
+        return
+    out.append("")
+    out.append("## %s, %s buffers: mcb against the fastest of %s's own (%d: %s)"
+               % (group[0], group[1], LIBRARY_NAME[args.mpi], len(ran), ", ".join(c.peer for c in ran)))
+    out.append("# ratio: the largest of mcb's paired ratios to each (<= 1: mcb at least as fast as every one)")
+    for a in ran[0].mcb:
+        out.append("%10s%12s%10s  %s" % ("size", "fastest us", "ratio", "fastest of the MPI's own"))
+        sizes = sorted(set().union(*[results.get((c.key, "system"), {}).keys() for c in ran]))
+        for s in sizes:
+            best = None
+            for c in ran:
+                if s in getattr(c, "excluded", {}) or s not in results.get((c.key, "system"), {}):
+                    continue
+                r = paired_ratio(launches, c.coll, c.buffers, c.peer, a, s)
+                if r is not None and (best is None or r > best[0]):
+                    best = (r, c)
+            if best is None:
+                continue
+            r, c = best
+            theirs = statistics.median(results[(c.key, "system")][s])
+            out.append("%10s%12s%10s  %s" % (human(s), fmt_us(theirs), "%.2f%s" % (r, "*" if r > 1.0 else ""),
+                                             c.peer))
+            rows.append({"mpi": args.mpi, "mpi_version": args.version, "collective": c.coll,
+                         "buffers": c.buffers, "peer": "fastest: " + c.peer, "forced": c.forced,
+                         "mcb_algorithm": a, "mcb_params": "", "size_bytes": s, "mcb_median_us": None,
+                         "peer_median_us": theirs, "ratio": r, "mcb_min_us": None, "peer_min_us": None,
+                         "default_median_us": None, "runs": len(results[(c.key, "system")][s]),
+                         "excluded": "", "proof": c.note})
 
 
 def write_csv(path, rows, fields):
@@ -1028,11 +1091,11 @@ def check(args, confs, tmp):
                                     "the module below it, unlogged in a release build: are_ppn_imbalanced in "
                                     "coll_han_%s.c)" % conf.coll)
             elif trace:
-                seen = read_trace(trace, "allgather")
-                verdict = judge_trace(conf.proof[1], seen, args.check_sizes[conf.coll])
+                seen = read_trace(trace, TUNED_COLL[conf.coll])
+                verdict = judge_trace(conf.coll, conf.proof[1], seen, args.check_sizes[conf.coll])
                 bad = {s: v for s, v in verdict.items() if v[0] != "ok"}
                 proof = "trace: ompi_coll_base_%s ran at %d of %d sizes" % (
-                    OMPI_FUNCTIONS["allgather"][conf.proof[1]], len(verdict) - len(bad), len(verdict))
+                    OMPI_FUNCTIONS[TUNED_COLL[conf.coll]][conf.proof[1]], len(verdict) - len(bad), len(verdict))
                 if bad:
                     proof += "; Open MPI handed it on at " + "; ".join("%d B: %s" % (s, v[1])
                                                                       for s, v in sorted(bad.items()))
@@ -1112,6 +1175,8 @@ def parse_args(argv):
                         " launch (settle.txt, settle.csv)")
     p.add_argument("--settle-launches", type=int, default=10)
     p.add_argument("--settle-above", type=float, default=1.0)
+    p.add_argument("--no-forced", dest="forced", action="store_false",
+                   help="issue 71's collectives on Open MPI: the default only, not each coll/tuned algorithm")
     p.add_argument("--check", action="store_true", help="correctness runs instead of timing")
     p.add_argument("--check-ranks", default="2,3,4,8,16")
     p.add_argument("--check-hosts", default="a:2,b:2;a:2,b:1;a:4,b:4;a:4,b:4,c:4,d:4",
@@ -1200,9 +1265,11 @@ def describe_mpi(args):
             text = run_tool([ompi_info, "--param", "coll", comp, "--level", "9", "--parsable"])
             args.ompi_params[param] = ("mca:coll:%s:param:%s:" % (comp, param)) in text
         text = run_tool([ompi_info, "--param", "coll", "tuned", "--level", "9", "--parsable"])
-        enum = parse_ompi_enum(text, "coll_tuned_allgather_algorithm")
-        args.ompi_allgather = {name: str(v) for v, name in enum if v}
-        args.ompi_allgather_listed = ", ".join("%d %s" % (v, n) for v, n in enum if v) or "nothing"
+        args.ompi_tuned, args.ompi_tuned_listed = {}, {}
+        for tuned in sorted(set(TUNED_COLL.values())):
+            enum = parse_ompi_enum(text, "coll_tuned_%s_algorithm" % tuned)
+            args.ompi_tuned[tuned] = {name: str(v) for v, name in enum if v}
+            args.ompi_tuned_listed[tuned] = ", ".join("%d %s" % (v, n) for v, n in enum if v) or "nothing"
         args.mpich_device = None
     else:
         text = run_tool([tool_beside(args.launcher, "mpichversion")])

@@ -5,9 +5,13 @@
  * algorithms of coll/base (libmpi.so) through its PLT, whether it chose them
  * from its fixed decision table, a forced MCA value or a dynamic rules file.
  * Preloaded, this library interposes those functions for alltoall, allgather
- * and allreduce, counts the calls per (function, bytes) and forwards each to
- * the real one; bytes = count x the datatype's size (PMPI_Type_size): the
- * block of alltoall and allgather, the vector of allreduce, as mcb's -m size.
+ * and allreduce (and, for mpi_shm.py's forced peers of issue 71,
+ * reduce_scatter_block, reduce_scatter and allgatherv), counts the calls
+ * per (function, bytes) and forwards each to the real one; bytes = count x
+ * the datatype's size (PMPI_Type_size), as mcb's -m size: the block of
+ * alltoall, allgather and allgatherv (the send count: mcb's --counts equal),
+ * the vector of allreduce, reduce_scatter_block (the part x the
+ * communicator's size) and reduce_scatter (the sum of the parts).
  * At exit every process appends one line per pair to the file named by
  * MCB_COLL_TRACE:
  *     rank=R function=ompi_coll_base_alltoall_intra_pairwise bytes=B calls=N
@@ -179,6 +183,63 @@ TRACE_REDUCE(ompi_coll_tuned_reduce_intra_dec_fixed)
 TRACE_REDUCE(ompi_coll_tuned_reduce_intra_dec_dynamic)
 TRACE_BCAST(ompi_coll_tuned_bcast_intra_dec_fixed)
 TRACE_BCAST(ompi_coll_tuned_bcast_intra_dec_dynamic)
+
+/* reduce_scatter_block: (sbuf, rbuf, rcount, dtype, op, comm, module); the
+ * vector is rcount x the communicator's size. */
+static long comm_size(void *comm) {
+  typedef int (*fn)(void *, int *);
+  static fn size_of;
+  if (!size_of) size_of = (fn)dlsym(RTLD_DEFAULT, "PMPI_Comm_size");
+  int size = 0;
+  return size_of && size_of(comm, &size) == 0 ? size : 0;
+}
+#define TRACE_RSB(name)                                                                                 \
+  int name(const void *sbuf, void *rbuf, int rcount, void *dtype, void *op, void *comm, void *module) { \
+    typedef int (*fn)(const void *, void *, int, void *, void *, void *, void *);                       \
+    static fn real;                                                                                     \
+    if (!real) real = (fn)next(#name);                                                                  \
+    record(#name, (long)rcount *comm_size(comm), dtype);                                                \
+    return real(sbuf, rbuf, rcount, dtype, op, comm, module);                                           \
+  }
+
+/* reduce_scatter: (sbuf, rbuf, rcounts, dtype, op, comm, module); the vector
+ * is the sum of rcounts. */
+#define TRACE_RS(name)                                                                                          \
+  int name(const void *sbuf, void *rbuf, const int *rcounts, void *dtype, void *op, void *comm, void *module) { \
+    typedef int (*fn)(const void *, void *, const int *, void *, void *, void *, void *);                       \
+    static fn real;                                                                                             \
+    if (!real) real = (fn)next(#name);                                                                          \
+    long total = 0;                                                                                             \
+    for (long i = 0, n = comm_size(comm); i < n; ++i) total += rcounts[i];                                      \
+    record(#name, total, dtype);                                                                                \
+    return real(sbuf, rbuf, rcounts, dtype, op, comm, module);                                                  \
+  }
+
+/* allgatherv: (sbuf, scount, sdtype, rbuf, rcounts, displs, rdtype, comm, module) */
+#define TRACE_ALLGATHERV(name)                                                                              \
+  int name(const void *sbuf, int scount, void *sdtype, void *rbuf, const int *rcounts, const int *displs,   \
+           void *rdtype, void *comm, void *module) {                                                        \
+    typedef int (*fn)(const void *, int, void *, void *, const int *, const int *, void *, void *, void *); \
+    static fn real;                                                                                         \
+    if (!real) real = (fn)next(#name);                                                                      \
+    record(#name, scount, sdtype);                                                                          \
+    return real(sbuf, scount, sdtype, rbuf, rcounts, displs, rdtype, comm, module);                         \
+  }
+
+TRACE_RSB(ompi_coll_base_reduce_scatter_block_basic_linear)
+TRACE_RSB(ompi_coll_base_reduce_scatter_block_intra_recursivedoubling)
+TRACE_RSB(ompi_coll_base_reduce_scatter_block_intra_recursivehalving)
+TRACE_RSB(ompi_coll_base_reduce_scatter_block_intra_butterfly)
+TRACE_RS(ompi_coll_base_reduce_scatter_intra_nonoverlapping)
+TRACE_RS(ompi_coll_base_reduce_scatter_intra_basic_recursivehalving)
+TRACE_RS(ompi_coll_base_reduce_scatter_intra_ring)
+TRACE_RS(ompi_coll_base_reduce_scatter_intra_butterfly)
+TRACE_ALLGATHERV(ompi_coll_base_allgatherv_intra_basic_default)
+TRACE_ALLGATHERV(ompi_coll_base_allgatherv_intra_bruck)
+TRACE_ALLGATHERV(ompi_coll_base_allgatherv_intra_ring)
+TRACE_ALLGATHERV(ompi_coll_base_allgatherv_intra_neighborexchange)
+TRACE_ALLGATHERV(ompi_coll_base_allgatherv_intra_two_procs)
+TRACE_ALLGATHERV(ompi_coll_base_allgatherv_intra_sparbit) /* Open MPI 5.0 */
 
 /* The two with one more argument. */
 int ompi_coll_base_alltoall_intra_linear_sync(const void *sbuf, int scount, void *sdtype, void *rbuf, int rcount,
