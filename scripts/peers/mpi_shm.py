@@ -75,8 +75,19 @@ run is one line, never a silent fallback to another algorithm):
                 fallback fails the run; the unchecked ones (the call-count
                 threshold, an element wider than a cell) cannot happen with
                 THRESHOLD=0 and float or char.
+    NAME        reduce_scatter_block, reduce_scatter, allgatherv and the
+                shared-memory allgather: each MPIR_CVAR_<COLL>_INTRA_ALGORITHM
+                value mpivars lists (4.0.2's reduce_scatter_block:
+                noncommutative, recursive_doubling, pairwise,
+                recursive_halving, nb), with MPIR_CVAR_DEVICE_COLLECTIVES=none
+                and MPIR_CVAR_COLLECTIVE_FALLBACK=error (a call MPICH cannot
+                run with it fails the launch). Proof: a launch of every size
+                with FALLBACK=print shows no "User set collective algorithm
+                is not usable" line. The report ends with the fastest of
+                them per size, as for Open MPI. --no-forced: the default only.
     default     nothing set: as for Open MPI (Debian's MPICH 4.0.2,
-                ch4:ucx, has only this one: --mpi-prefix /usr --mpi mpich).
+                ch4:ucx, has only this one and the forced ones above:
+                --mpi-prefix /usr --mpi mpich).
 
 mcb's side: allreduce `shm_recursive_exchange` and `shm_tree`, reduce and
 bcast `shm_tree` (--mcb-allreduce etc.), blocking interface (as MPI_Allreduce;
@@ -140,7 +151,8 @@ sys.path.insert(0, SCRIPTS)
 sys.path.insert(0, os.path.join(SCRIPTS, "tuning"))
 
 from mpi_tools import (LIBRARY_NAME, OMPI_INVALID_ENUM, MpiToolError, binding, build_dir, clean_env,  # noqa: E402
-                       launcher, mpi_version, mpivars_entry, parse_ompi_enum, prefix_launcher, prefix_mpi,
+                       launcher, mpi_version, mpivars_entry, parse_mpivars_algorithms, parse_ompi_enum,
+                       prefix_launcher, prefix_mpi,
                        require_prefix_library, run_tool, shell_line, tool_beside)
 from mcbtune.openmpi_trace import OMPI_FUNCTIONS, TRACE_LIBRARY, ompi_check_forced, read_trace  # noqa: E402
 
@@ -291,11 +303,30 @@ def canary_colls(coll, hosts=False):
     return ["reduce", "bcast"] if (coll == "allreduce" and hosts) else [coll]
 
 
+def mpich_forced_config(args, coll, buffers, name):
+    """MPICH's own algorithm `name` of a new collective forced by its CVAR;
+    MPIR_CVAR_COLLECTIVE_FALLBACK=error turns a call MPICH cannot run with it
+    into an error (the timed launch fails), the proof launch's =print counts
+    its lines (MPICH_FALLBACK)."""
+    cvar = "MPIR_CVAR_%s_INTRA_ALGORITHM" % TUNED_COLL[coll].upper()
+    env = {"MPIR_CVAR_DEVICE_COLLECTIVES": "none", "MPIR_CVAR_COLLECTIVE_FALLBACK": "error", cvar: name}
+    c = Config(coll, buffers, "%s" % name, env=env, mcb=args.mcb[coll], proof=("mpich_forced",))
+    c.forced = env_text(env)
+    return c
+
+
 def mpich_configs(args):
     confs = []
     for coll in args.collectives:
         if coll in NEW_COLLS:
             confs += default_configs(args, coll)
+            if args.forced:
+                try:
+                    names = parse_mpivars_algorithms(args.mpivars, TUNED_COLL[coll])
+                except MpiToolError as e:
+                    raise PeerError("MPICH %s: %s" % (args.version, e))
+                for buffers in args.buffers:
+                    confs += [mpich_forced_config(args, coll, buffers, n) for n in names]
             continue
         if coll == "allgather":
             c = Config(coll, "plain", "Open MPI's tuned allgathers")
@@ -525,6 +556,27 @@ def judge_trace(coll, name, seen, sizes):
     return {s: ompi_check_forced(TUNED_COLL[coll], name, seen.get(s, {})) for s in sizes}
 
 
+MPICH_FALLBACK = "User set collective algorithm is not usable for the provided arguments"
+
+
+def prove_mpich_forced(args, conf, iterations=2):
+    """MPICH, a new collective's forced algorithm: one launch of `system` at
+    every size with MPIR_CVAR_COLLECTIVE_FALLBACK=print, which prints
+    MPICH_FALLBACK for each call MPICH hands to another algorithm. Returns (ok, text)."""
+    env = dict(conf.env, MPIR_CVAR_COLLECTIVE_FALLBACK="print")
+    cmd = launch_line(args, conf, 2, env, [], "core") + mcb_args(args, conf, args.sizes[conf.coll], iterations, 0,
+                                                                  None, ["system"])
+    rc, out = run(cmd, os.path.join(args.logs, "proof-%s.txt" % conf.key), args.timeout)
+    calls = iterations * len(args.sizes_list[conf.coll])
+    if rc != 0:
+        return False, "the proof launch failed (exit %d): %s" % (rc, first_error(out))
+    if MPICH_FALLBACK in out:
+        return False, ("MPICH %s fell back from %s (%d lines '%s' for %d calls)"
+                       % (args.version, conf.peer, out.count(MPICH_FALLBACK), MPICH_FALLBACK, calls))
+    return True, ("with MPIR_CVAR_COLLECTIVE_FALLBACK=print no fallback line in %d calls at %d sizes (the timed "
+                  "launches run with =error)" % (calls, len(args.sizes_list[conf.coll])))
+
+
 def prove_mpich_canary(args, conf, size, tmp, n=2, bind="core", iterations=20, hosts=None):
     """MPICH: the canary. Returns (ok, text)."""
     env = dict(mpich_cvars(conf.coll, bool(hosts)), MPIR_CVAR_COLL_SHM_LIMIT_PER_NODE="0",
@@ -645,6 +697,12 @@ def prove(args, conf, tmp):
                          % (ran, len(verdict) - len(bad), len(verdict),
                             "; left out: " + "; ".join("%d B: %s" % (s, v[1]) for s, v in sorted(bad.items()))
                             if bad else ""))
+    elif kind == "mpich_forced":
+        ok, text = prove_mpich_forced(args, conf)
+        if ok:
+            conf.note = text
+        else:
+            conf.refused = text
     elif kind == "mpich_canary":
         ok, text = prove_mpich_canary(args, conf, args.sizes_list[conf.coll][0], tmp)
         if ok:

@@ -39,11 +39,13 @@
  * every call pays a lookup in a small table. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { kMaxEntries = 1024 };
 
@@ -94,18 +96,34 @@ static void *next(const char *function) {
   return f;
 }
 
+/* The whole table in one write(2) on an O_APPEND descriptor: the ranks of
+ * a launch append to one file at exit, and stdio would split a table of
+ * more than its buffer into several writes whose lines could interleave
+ * with another rank's. */
 __attribute__((destructor)) static void write_trace(void) {
   const char *path = getenv("MCB_COLL_TRACE");
   if (!path || !*path) return;
-  FILE *out = fopen(path, "a");
-  if (!out) return;
   const char *rank = getenv("OMPI_COMM_WORLD_RANK");
   if (!rank) rank = getenv("PMIX_RANK");
+  if (!rank) rank = "?";
+  char *text = NULL;
+  size_t length = 0;
+  FILE *out = open_memstream(&text, &length);
+  if (!out) return;
   for (int i = 0; i < used; ++i)
-    fprintf(out, "rank=%s function=%s bytes=%ld calls=%ld\n", rank ? rank : "?", table[i].function, table[i].bytes,
-            table[i].calls);
-  if (dropped) fprintf(out, "rank=%s function=(table-full) bytes=0 calls=%ld\n", rank ? rank : "?", dropped);
+    fprintf(out, "rank=%s function=%s bytes=%ld calls=%ld\n", rank, table[i].function, table[i].bytes, table[i].calls);
+  if (dropped) fprintf(out, "rank=%s function=(table-full) bytes=0 calls=%ld\n", rank, dropped);
   fclose(out);
+  const int fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0644);
+  if (fd >= 0) {
+    for (size_t done = 0; done < length;) {
+      const ssize_t n = write(fd, text + done, length - done);
+      if (n <= 0) break;
+      done += (size_t)n;
+    }
+    close(fd);
+  }
+  free(text);
 }
 
 /* alltoall and allgather: (sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, module) */
