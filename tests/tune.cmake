@@ -11,7 +11,7 @@
 # The cases that run the MPI use the build's own launcher (MPIEXEC_EXECUTABLE),
 # so ci/test-mpi.sh PREFIX runs them on that MPI.
 set(MCB_TUNE_CASE ${MCB_SYSTEM_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/tune/run_case.py)
-foreach(case crafted_openmpi crafted_openmpi5 crafted_mpich bad_input verify sweep)
+foreach(case crafted_openmpi crafted_openmpi5 crafted_mpich crafted_multiradix bad_input verify sweep)
   add_test(NAME tune_${case}
            COMMAND ${MCB_TUNE_CASE} ${case} ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR} ${MCB_MPI_FLAVOR}
                    ${CMAKE_CURRENT_BINARY_DIR}/tune/${case} $<TARGET_FILE:mcb_mpich_yield>)

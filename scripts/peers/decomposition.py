@@ -10,8 +10,15 @@ and run the ratio (reduce_scatter_block + allgather) / allreduce of the
 runs' avg_us, and its median and range over the runs. <= 1: the
 decomposition costs nothing.
 
+The allgather runs in place by default (`-l`: each rank's part already at
+its place in the result vector, as the decomposition leaves it: Rabenseifner's
+allreduce and an application that calls MPI_Reduce_scatter_block into its
+part of the vector, then MPI_Allgather with MPI_IN_PLACE); `--allgather
+out-of-place` copies each rank's own part too (one more copy of the part).
+
     /usr/bin/python3 scripts/peers/decomposition.py [--build DIR] [--mpi openmpi|mpich]
-        [-m 4096:16777216] [--runs 5] [--buffers plain|registered] [--type float] [--csv FILE]
+        [-m 4096:16777216] [--runs 5] [--buffers plain|registered] [--type float]
+        [--allgather in-place|out-of-place] [--csv FILE]
 
 2 ranks bound to cores (the project's performance setting); -m is the
 vector's bytes (the allgather's block is the vector / ranks). Not a test:
@@ -63,6 +70,8 @@ def launch(args, part, sizes):
         "--buffers", args.buffers]
     if part != "allgather":
         cmd += ["-T", args.type]
+    elif args.allgather == "in-place":
+        cmd += ["-l"]
     r = subprocess.run(cmd, capture_output=True, text=True, env=mpi_tools.clean_env(args.mpi))
     if r.returncode != 0 or not os.path.exists(path):
         die(f"{' '.join(cmd)}: exit {r.returncode}: {(r.stderr or r.stdout).strip().splitlines()[-1:]}")
@@ -83,6 +92,7 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--buffers", choices=["plain", "registered"], default="plain")
     ap.add_argument("--type", default="float")
+    ap.add_argument("--allgather", choices=["in-place", "out-of-place"], default="in-place")
     ap.add_argument("--csv")
     args = ap.parse_args()
     if args.runs < 1:
@@ -97,7 +107,8 @@ def main():
         order = PARTS[run % 3:] + PARTS[:run % 3]
         runs.append({part: launch(args, part, sizes) for part in order})
     print(f"# mcb shm_recursive_exchange, {RANKS} ranks bound, {args.mpi}, {args.buffers} buffers, {args.type}; "
-          f"{args.runs} interleaved runs; ratio = (reduce_scatter_block + allgather) / allreduce per run")
+          f"allgather {args.allgather}; {args.runs} interleaved runs; "
+          "ratio = (reduce_scatter_block + allgather) / allreduce per run")
     print(f"{'bytes':>10} {'rs_block_us':>12} {'allgather_us':>13} {'allreduce_us':>13} {'ratio':>7} {'range':>15}")
     out = []
     for s in sizes:
@@ -106,13 +117,13 @@ def main():
         rng = f"{min(ratios):.2f}-{max(ratios):.2f}"
         print(f"{s:>10} {med['reduce_scatter_block']:>12.2f} {med['allgather']:>13.2f} {med['allreduce']:>13.2f} "
               f"{statistics.median(ratios):>7.2f} {rng:>15}")
-        out.append([s, args.buffers] + [f"{med[p]:.3f}" for p in PARTS] + [f"{statistics.median(ratios):.4f}",
-                                                                            f"{min(ratios):.4f}", f"{max(ratios):.4f}"])
+        out.append([s, args.buffers] + [f"{med[p]:.3f}" for p in PARTS] + [
+            f"{statistics.median(ratios):.4f}", f"{min(ratios):.4f}", f"{max(ratios):.4f}", args.allgather])
     if args.csv:
         with open(args.csv, "w", newline="") as f:
             w = csv.writer(f)
             w.writerow(["bytes", "buffers", "rs_block_us", "allgather_us", "allreduce_us", "ratio", "ratio_min",
-                        "ratio_max"])
+                        "ratio_max", "allgather"])
             w.writerows(out)
     return 0
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Tune an MPI's own collective selection from mcb measurements.
 
-For alltoall, allgather and allreduce, runs `mcb_<coll> --algorithm system`
+For alltoall, allgather, allreduce, reduce_scatter_block, reduce_scatter and
+allgatherv (--collectives; default all six), runs `mcb_<coll> --algorithm system`
 with each of the MPI's algorithms forced in turn, picks per (communicator
 size, message size) the fastest one where it beats the MPI's default beyond
 the noise, and writes the file the MPI reads to use those choices:

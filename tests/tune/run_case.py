@@ -8,6 +8,10 @@ CASE:
   crafted_openmpi5 the same measured on Open MPI 5.0.7: the same numbers in format 2
                    (rule-file-version-2 first, max requests 0 on every alltoall rule)
   crafted_mpich    crafted measurements -> the JSON tree, key by key (a small base tree)
+  crafted_multiradix  issue 71's collectives (reduce_scatter_block, allgatherv) from
+                   crafted measurements: both files with their ids and sizes (the
+                   reduce-scatter's vector, the allgatherv's block x ranks; MPICH's
+                   tree under is_commutative, never is_op_built_in, for the reduce-scatter)
   bad_input        one line and a non-zero exit for each kind of bad input
   verify           the crafted files loaded by the real MPI at 2 and 4 ranks:
                    Open MPI: every size ran what the file names (coll/base trace);
@@ -171,6 +175,84 @@ def case_crafted_mpich():
         fail("allgather at 2 ranks (total_msg_size, x ranks): %s" % list(ag))
     if tree["collective=bcast"] != {"comm_type=intra": {"algorithm=MPIR_Bcast_intra_base": {}}}:
         fail("bcast (not tuned) must stay as in the base tree")
+
+
+def multiradix_measurements(flavor):
+    """reduce_scatter_block at 2 ranks, vectors 1-4 KiB: recursive_halving 5 us
+    from 2 KiB (kept), the default 10 us; allgatherv at 2 ranks, blocks 64-256 B:
+    ring 5 us at 128 B (kept)."""
+    version = "4.1.4" if flavor == "openmpi" else "4.0.2"
+    rsb = ("recursive_halving", "3") if flavor == "openmpi" else ("recursive_halving", "recursive_halving")
+    ring = ("ring", "3") if flavor == "openmpi" else ("ring", "ring")
+    rows = []
+    for coll, sizes, (alg, value), fast in (("reduce_scatter_block", (1024, 2048, 4096), rsb, (2048, 4096)),
+                                            ("allgatherv", (64, 128, 256), ring, (128,))):
+        for s in sizes:
+            for r in range(3):
+                base = dict(mpi=flavor, mpi_version=version, collective=coll, ranks=2, size_bytes=s, repeat=r,
+                            status="ok", observed="", note="")
+                rows.append(dict(base, config="default", algorithm="", value="", median_us=10))
+                rows.append(dict(base, config="forced:" + alg, algorithm=alg, value=value,
+                                 median_us=5 if s in fast else 12))
+    path = os.path.join(work, "multiradix.csv")
+    with open(path, "w") as f:
+        fields = list(rows[0])
+        f.write(",".join(fields) + "\n")
+        for r in rows:
+            f.write(",".join(str(r[k]) for k in fields) + "\n")
+    return path
+
+
+def case_crafted_multiradix():
+    for flavor in ("openmpi", "mpich"):
+        extra = []
+        if flavor == "mpich":
+            base = os.path.join(work, "base.json")
+            tree = {}
+            for c in ("reduce_scatter_block", "allgatherv"):
+                t = c.capitalize()
+                tree["collective=" + c] = {"comm_type=intra": {"algorithm=MPIR_%s_intra_base" % t: {}}}
+            with open(base, "w") as f:
+                json.dump(tree, f)
+            extra = ["--mpich-base-json", base]
+        out_dir = os.path.join(work, "out-" + flavor)
+        rc, out = run([tune, "--measurements", multiradix_measurements(flavor), "--out", out_dir] + extra)
+        print(out)
+        if rc != 0:
+            fail("%s: tune.py --measurements exit %d" % (flavor, rc))
+            continue
+        for want in (r"^#   ranges: 1 KiB-1 KiB default; 2 KiB-4 KiB recursive_halving$",
+                     r"^#   ranges: 64 B-64 B default; 128 B-128 B ring; 256 B-256 B default$"):
+            if not re.search(want, out, re.M):
+                fail("%s report: no line matching %s" % (flavor, want))
+        if flavor == "openmpi":
+            got = numbers(os.path.join(out_dir, "openmpi_rules.txt"))
+            # 2 collectives; allgatherv (id 1): communicator sizes 0 and 3 Open MPI's, 2:
+            # default below 256 B (128 B x 2 ranks), ring (3), default from 512 (256 B x 2);
+            # reduce_scatter_block (id 13): the vector's bytes, default below 2 KiB,
+            # recursive_halving (3), default beyond the 4 KiB measured.
+            want = [2, 1, 3, 0, 1, 0, 0, 0, 0, 2, 3, 0, 0, 0, 0, 256, 3, 0, 0, 512, 0, 0, 0, 3, 1, 0, 0, 0, 0,
+                    13, 3, 0, 1, 0, 0, 0, 0, 2, 3, 0, 0, 0, 0, 2048, 3, 0, 0, 4097, 0, 0, 0, 3, 1, 0, 0, 0, 0]
+            if got != want:
+                fail("rules file numbers:\n got  %s\n want %s" % (got, want))
+        else:
+            with open(os.path.join(out_dir, "mpich_tuning.json")) as f:
+                tree = json.load(f)
+            rsb = tree["collective=reduce_scatter_block"]["comm_type=intra"]
+            if list(rsb) != ["is_commutative=yes", "is_commutative=no"] or "is_op_built_in" in json.dumps(rsb):
+                fail("reduce_scatter_block: is_commutative only (MPICH's csel asserts on is_op_built_in): %s"
+                     % json.dumps(rsb)[:300])
+            else:
+                sized = rsb["is_commutative=yes"]["comm_size<=2"]
+                if list(sized) != ["total_msg_size<=1024", "total_msg_size<=4096", "total_msg_size=any"] or \
+                        sized["total_msg_size<=4096"] != {
+                            "algorithm=MPIR_Reduce_scatter_block_intra_recursive_halving": {}}:
+                    fail("reduce_scatter_block at 2 ranks (the vector's bytes): %s" % sized)
+            agv = tree["collective=allgatherv"]["comm_type=intra"]["comm_size<=2"]
+            if list(agv) != ["total_msg_size<=128", "total_msg_size<=256", "total_msg_size<=512",
+                             "total_msg_size=any"] or \
+                    agv["total_msg_size<=256"] != {"algorithm=MPIR_Allgatherv_intra_ring": {}}:
+                fail("allgatherv at 2 ranks (block x ranks): %s" % agv)
 
 
 def expect_one_line(args, want, status=None, env=None):
@@ -356,7 +438,8 @@ def case_sweep():
 
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
-{"crafted_openmpi": case_crafted_openmpi, "crafted_openmpi5": case_crafted_openmpi5, "crafted_mpich": case_crafted_mpich, "bad_input": case_bad_input,
+{"crafted_openmpi": case_crafted_openmpi, "crafted_openmpi5": case_crafted_openmpi5, "crafted_mpich": case_crafted_mpich,
+ "crafted_multiradix": case_crafted_multiradix, "bad_input": case_bad_input,
  "verify": case_verify, "sweep": case_sweep}[case]()
 print("tune: ok" if not failures else "tune: %d failure(s)" % len(failures))
 sys.exit(1 if failures else 0)

@@ -63,11 +63,22 @@ OMPI = {
     },
 }
 OMPI["5.0.7"] = dict(OMPI["4.1.4"], allgather=OMPI["4.1.4"]["allgather"] + [("sparbit", 7)])
+# Issue 71's collectives, captured from Debian's Open MPI 4.1.4 and MPICH 4.0.2
+# only (2026-12-07; the MPIs in /opt/mcb were not installed then).
+OMPI["4.1.4"].update({
+    "reduce_scatter_block": [("basic_linear", 1), ("recursive_doubling", 2), ("recursive_halving", 3),
+                             ("butterfly", 4)],
+    "reduce_scatter": [("non-overlapping", 1), ("recursive_halving", 2), ("ring", 3), ("butterfly", 4)],
+    "allgatherv": [("default", 1), ("bruck", 2), ("ring", 3), ("neighbor", 4), ("two_proc", 5)],
+})
 MPICH = {
     "4.0.2": {
         "alltoall": ["brucks", "nb", "pairwise", "pairwise_sendrecv_replace", "scattered"],
         "allgather": ["brucks", "nb", "recursive_doubling", "ring"],
         "allreduce": ["nb", "smp", "recursive_doubling", "reduce_scatter_allgather"],
+        "reduce_scatter_block": ["noncommutative", "recursive_doubling", "pairwise", "recursive_halving", "nb"],
+        "reduce_scatter": ["nb", "noncommutative", "pairwise", "recursive_doubling", "recursive_halving"],
+        "allgatherv": ["brucks", "nb", "recursive_doubling", "ring"],
     },
     "4.2.1": {
         "alltoall": ["brucks", "k_brucks", "nb", "pairwise", "pairwise_sendrecv_replace", "scattered"],

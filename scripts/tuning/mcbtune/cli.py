@@ -33,7 +33,8 @@ class OneLineParser(argparse.ArgumentParser):
 
 def parse_args(argv):
     p = OneLineParser(
-        description="Tune the system MPI's alltoall/allgather/allreduce selection from mcb measurements: "
+        description="Tune the system MPI's alltoall, allgather, allreduce, reduce_scatter_block, reduce_scatter and "
+        "allgatherv selection from mcb measurements: "
         "forces each of the MPI's algorithms, keeps the ones that beat its default beyond the noise, writes an "
         "Open MPI rules file or an MPICH JSON tuning file, and verifies one (--verify).")
     p.add_argument("--build", help="mcb build directory (default: build, build-mpich with --mpi mpich, "
@@ -42,7 +43,7 @@ def parse_args(argv):
     p.add_argument("--mpi-prefix", metavar="PREFIX", help="an MPI installed in a prefix of its own "
                    "(scripts/mpi/build-mpi.sh: /opt/mcb/openmpi-5.0.7, /opt/mcb/mpich-4.2.1): launcher "
                    "PREFIX/bin/mpiexec, its ompi_info or mpivars beside it, the MPI told by them")
-    p.add_argument("--collectives", default=",".join(COLLECTIVES), help="comma-separated (default all three)")
+    p.add_argument("--collectives", default=",".join(COLLECTIVES), help="comma-separated (default all six)")
     p.add_argument("-n", "--ranks", default="2", help="process counts, one launch each: a list a,b,c (default 2)")
     p.add_argument("-m", "--message-size", help="sizes, as mcb -m (default 1:1048576; 4:1048576 for allreduce, "
                    "whose floats make 4 B the smallest)")
@@ -76,7 +77,8 @@ def parse_args(argv):
     args.collectives = [c.strip() for c in args.collectives.split(",") if c.strip()]
     for c in args.collectives:
         if c not in COLLECTIVES:
-            fail_input("--collectives %s: expected alltoall, allgather or allreduce" % c)
+            fail_input("--collectives %s: expected alltoall, allgather, allreduce, reduce_scatter_block, "
+                       "reduce_scatter or allgatherv" % c)
     if not args.collectives:
         fail_input("--collectives: none given")
     try:

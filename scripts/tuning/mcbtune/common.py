@@ -4,7 +4,11 @@ that ends it with one line (TuneError: exit status 2 for bad input, else
 
 import os
 
-COLLECTIVES = ("alltoall", "allgather", "allreduce")
+COLLECTIVES = ("alltoall", "allgather", "allreduce", "reduce_scatter_block", "reduce_scatter", "allgatherv")
+# mcb's -m size is the vector for these (float elements), one rank's block
+# for the others (char): what the MPIs' size tests multiply by the
+# communicator's size or not.
+VECTOR = ("allreduce", "reduce_scatter_block", "reduce_scatter")
 
 
 class TuneError(Exception):
@@ -22,7 +26,13 @@ def fail_input(message):
 def sizes_text(args, coll):
     if args.message_size:
         return args.message_size
-    return "4:1048576" if coll == "allreduce" else "1:1048576"
+    return "4:1048576" if coll in VECTOR else "1:1048576"
+
+
+def vector_bytes(coll, size_bytes, ranks):
+    """The bytes of the whole vector of one call: mcb's size for the
+    reductions, the block x the communicator's size for the others."""
+    return size_bytes if coll in VECTOR else size_bytes * ranks
 
 
 def binary(args, coll):

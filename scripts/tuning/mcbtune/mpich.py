@@ -17,16 +17,21 @@ from mpi_tools import (MpiToolError, find_launcher, linked_mpi, mpi_version, mpi
                        parse_mpivars_algorithms, parse_mpivars_value, tool_beside)
 
 from .choose import ranges
-from .common import TuneError, binary, fail_input
+from .common import VECTOR, TuneError, binary, fail_input, vector_bytes
 from .launch import file_config, first_error, launch, mpi_env
 
 # The size test MPICH's selection supports per collective (src/mpi/coll/src/csel.c:
-# get_avg_msgsize has no allgather; get_total_msgsize = bytes x communicator size).
-MPICH_SIZE_KEY = {"alltoall": "avg_msg_size", "allreduce": "avg_msg_size", "allgather": "total_msg_size"}
+# get_avg_msgsize has none of allgather, allgatherv and the reduce-scatters;
+# get_total_msgsize is the whole vector: the block x the communicator's size
+# for allgather, the sum of the counts for allgatherv and reduce_scatter, the
+# count x the communicator's size for reduce_scatter_block).
+MPICH_SIZE_KEY = {"alltoall": "avg_msg_size", "allreduce": "avg_msg_size", "allgather": "total_msg_size",
+                  "allgatherv": "total_msg_size", "reduce_scatter": "total_msg_size",
+                  "reduce_scatter_block": "total_msg_size"}
 
 
 def mpich_rule_bytes(coll, size_bytes, ranks):
-    return size_bytes * ranks if MPICH_SIZE_KEY[coll] == "total_msg_size" else size_bytes
+    return vector_bytes(coll, size_bytes, ranks) if MPICH_SIZE_KEY[coll] == "total_msg_size" else size_bytes
 
 
 def mpich_container(coll, value):
@@ -250,6 +255,8 @@ def mpich_tree(table, base, known=None, values=None):
                 ("is_commutative=yes", collections.OrderedDict([("is_op_built_in=yes", chain),
                                                                 ("is_op_built_in=no", default)])),
                 ("is_commutative=no", default)])
+        elif coll in VECTOR:  # the reduce-scatters: csel asserts on is_op_built_in for them
+            intra = collections.OrderedDict([("is_commutative=yes", chain), ("is_commutative=no", default)])
         else:
             intra = chain
         top["comm_type=intra"] = intra
@@ -304,7 +311,7 @@ def mpich_lookup(tree, coll, ranks, size_bytes, dtype_size):
     while pof2 * 2 <= ranks:
         pof2 *= 2
     avg = size_bytes
-    total = size_bytes * ranks
+    total = vector_bytes(coll, size_bytes, ranks)
 
     def test(k):
         if k == "any":

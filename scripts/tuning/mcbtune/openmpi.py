@@ -11,20 +11,24 @@ import re
 from mpi_tools import MpiToolError, major, mpi_version, ompi_algorithms_from, ompi_tuned_params, tool_beside
 
 from .choose import ranges
-from .common import TuneError, fail_input
+from .common import TuneError, fail_input, vector_bytes
 from .launch import launch
 from .openmpi_trace import read_trace
 
 # Collective ids of the rules file (ompi/mca/coll/base/coll_base_functions.h, COLLTYPE).
-OMPI_COLL_ID = {"allgather": 0, "allreduce": 2, "alltoall": 3}
+OMPI_COLL_ID = {"allgather": 0, "allgatherv": 1, "allreduce": 2, "alltoall": 3, "reduce_scatter": 12,
+                "reduce_scatter_block": 13}
 
 
 def ompi_rule_bytes(coll, size_bytes, ranks):
     """The message size Open MPI's dynamic decision compares with a rule
-    (coll_tuned_decision_dynamic.c): datatype size x count for allreduce,
-    x communicator size for alltoall and allgather. mcb's size_bytes is the
-    vector (allreduce) or one block (alltoall, allgather)."""
-    return size_bytes if coll == "allreduce" else size_bytes * ranks
+    (coll_tuned_decision_dynamic.c): the vector's bytes for allreduce and
+    the reduce-scatters (reduce_scatter: the sum of the counts;
+    reduce_scatter_block: the count x the communicator's size), one block x
+    the communicator's size for alltoall and allgather, the sum of the
+    counts for allgatherv. mcb's size_bytes is the vector (the reductions)
+    or one block (the others; --counts equal)."""
+    return vector_bytes(coll, size_bytes, ranks)
 
 
 def ompi_info_path(args):
@@ -89,7 +93,8 @@ def ompi_rules(table, segment_size=0, version="4", max_requests=0):
     lines = [OMPI_RULES_VERSION_LINE % fmt] if fmt > 1 else []
     lines += ["# Open MPI coll/tuned dynamic rules written by mcb's scripts/tuning/tune.py for Open MPI %s." % version,
               "# Use: --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename FILE",
-              "# Rule lines: message size (bytes; x communicator size for alltoall and allgather), algorithm",
+              "# Rule lines: message size (bytes: the whole vector; one block x communicator size for alltoall, "
+              "allgather and allgatherv), algorithm",
               "# (0: Open MPI's fixed decision), fan in/out, segment size%s." % (
                   ", max requests (alltoall only; format 2)" if fmt > 1 else ""),
               "# Measured communicator sizes only.",

@@ -12,7 +12,7 @@ import tempfile
 
 from mpi_tools import LIBRARY_NAME
 
-from .common import TuneError, fail_input, sizes_text
+from .common import VECTOR, TuneError, fail_input, sizes_text
 from .launch import Config, file_config, forced_config, probe_sizes, run_config, safe, usage_line
 from .mpich import check_mpich_tree, mpich_algorithms, mpich_base_tree, mpich_canary, mpich_lookup, mpich_value
 from .openmpi import ompi_algorithms, ompi_lookup, read_ompi_rules, trace_config
@@ -54,7 +54,7 @@ def verify(args):
         for coll in args.collectives:
             for ranks in args.ranks:
                 sizes = probe_sizes(args, coll, ranks, tmp)
-                dtype = 4 if coll == "allreduce" else 1
+                dtype = 4 if coll in VECTOR else 1
                 expected = {}
                 own = set()  # MPICH: sizes where the file's algorithm is also what MPICH's own tree picks
                 for s in sizes:
