@@ -251,6 +251,16 @@ foreach(coll allgather allgatherv)
   mcb_mpi_test(${coll}_shm_regions_p8 8 --expect-ranks --expect-rows 8 --expect-stdout "region: size:2"
                -- ${bin} ${SG_AG_SIZES} -c -i 3 -x 1 ${SG_SHM} --ranks-per-node 4 --region size:2 ${v})
 endforeach()
+# --copy auto out of cache: with a last-level cache of 64 KB (a synthetic
+# hwloc topology) 40000-byte blocks on 3 ranks make copy-in touch 600 KB,
+# so auto takes cross-memory attach (1 B blocks: pieces too small, copy-in).
+foreach(coll allgather allgatherv)
+  mcb_mpi_test(${coll}_shm_out_of_cache_p3 3 --expect-ranks --expect-rows 4 --expect-stdout "copy=cma"
+               --expect-stdout "copy=copy-in" --env "HWLOC_SYNTHETIC=pack:1 l3:1(size=64KB) core:4 pu:1"
+               -- $<TARGET_FILE:mcb_${coll}> --algorithm shm_recursive_exchange -m 1,40000 -c -i 3 -x 1
+               --interface persistent,blocking -v)
+  set_tests_properties(${coll}_shm_out_of_cache_p3 PROPERTIES SKIP_REGULAR_EXPRESSION "cross-memory attach refused")
+endforeach()
 mcb_mpi_test(allgatherv_shm_zeros_p7 7 --expect-ranks --expect-rows 16 --expect-stdout "counts: zeros"
              -- $<TARGET_FILE:mcb_allgatherv> ${SG_AG_SIZES} -c -i 3 -x 1 ${SG_SHM} --counts zeros --in-place
              --copy cma,copy-in)

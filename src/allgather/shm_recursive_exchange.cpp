@@ -21,6 +21,8 @@
 // Per rank, blocks of b bytes on Q ranks of one node, default factor Q:
 // copy-in moves 2b copying in and 2b(Q-1) copying out, registered and cma
 // 2b(Q-1) (a kernel copy each on cma) and 2b for my own block out of place.
+// --copy auto takes cma where copy-in would touch the last-level cache
+// (Qb(Q+2) bytes on the node: send, receive, regions).
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -167,6 +169,11 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
   options.cma_min = ad::kCmaMinPiece;
   options.cma_piece = u->displs.back() / static_cast<std::size_t>(p);
   options.cma_ratio = q > 1 ? static_cast<double>(q) / (q - 1) : 1.0;
+  // One node: copy-in touches every rank's send block, receive vector and
+  // its block in its region (EngineOptions::copy_in_footprint).
+  if (!u->nodes)
+    options.copy_in_footprint =
+        static_cast<std::size_t>(q) * (u->displs.back() + 2 * u->displs.back() / static_cast<std::size_t>(p));
   std::shared_ptr<const Setup> cu = u;
 
   auto setup = [cu](std::shared_ptr<ad::ShmSegment> seg) {

@@ -5,6 +5,9 @@
 #include <hwloc.h>
 #endif
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <map>
 
 #include "mcb/error.hpp"
@@ -133,6 +136,30 @@ std::vector<int> region_map(const RegionSpec& spec, int local_ranks) {
   }
   return regions;
 #endif
+}
+
+std::size_t last_level_cache_bytes() {
+  static const std::size_t bytes = [] {
+    std::size_t found = 0;
+#ifdef MCB_HAVE_HWLOC
+    try {
+      Topology topo;
+      // Up from the first processing unit: the largest cache above it.
+      for (hwloc_obj_t o = hwloc_get_obj_by_type(topo.get(), HWLOC_OBJ_PU, 0); o; o = o->parent)
+        if (hwloc_obj_type_is_cache(o->type) && o->attr && o->attr->cache.type != HWLOC_OBJ_CACHE_INSTRUCTION)
+          found = std::max(found, static_cast<std::size_t>(o->attr->cache.size));
+    } catch (const Error&) {
+      found = 0;
+    }
+#endif
+    if (found == 0) {
+      long b = sysconf(_SC_LEVEL3_CACHE_SIZE);
+      if (b <= 0) b = sysconf(_SC_LEVEL2_CACHE_SIZE);
+      found = b > 0 ? static_cast<std::size_t>(b) : 0;
+    }
+    return found;
+  }();
+  return bytes;
 }
 
 }  // namespace mcb

@@ -7,10 +7,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <list>
 #include <map>
 
 #include "mcb/error.hpp"
+#include "mcb/layout.hpp"
 #include "vector.hpp"
 
 namespace mcb::allreduce::detail {
@@ -330,6 +332,11 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
   const std::string interface = params.get("interface", "persistent");
   std::string requested = params.get("copy", "auto");
   if (requested == "auto" && options.cma_piece < options.cma_min) requested = kAutoNoCma;
+  // Out of cache, auto takes cma wherever it works (EngineOptions::copy_in_footprint).
+  const std::size_t llc = last_level_cache_bytes();
+  const bool out_of_cache =
+      requested == "auto" && options.copy_in_footprint > 0 && llc > 0 && options.copy_in_footprint >= llc;
+  const double cma_ratio = out_of_cache ? std::numeric_limits<double>::infinity() : options.cma_ratio;
   if (interface != "persistent" && interface != "blocking")
     throw Error("--interface " + interface + ": expected persistent or blocking");
   const void* send = args.sendbuf;
@@ -343,13 +350,19 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
   plan.set_param("interface", interface);
   if (!copy_in_only.empty() && requested != "auto" && requested != kAutoNoCma && requested != "copy-in")
     throw Error(who + ": --copy " + requested + ": only copy-in here (" + copy_in_only + ")");
-  auto note = [who](const Peers& peers, Path path) {
+  const std::string cache_text = out_of_cache
+                                     ? "; copy-in would touch " + std::to_string(options.copy_in_footprint >> 10) +
+                                           " KiB per call, the last-level cache is " + std::to_string(llc >> 10) +
+                                           " KiB: auto takes cross-memory attach wherever it works"
+                                     : "";
+  auto note = [who, cache_text](const Peers& peers, Path path) {
     return who + ": copy path " + to_string(path) + "; cross-memory attach " +
            (!peers.cma       ? "refused: " + peers.cma_why
             : peers.cma_fast ? "as fast as a memcpy: " + peers.cma_speed
                              : "slower than a memcpy (auto copies in rather, but in an allgather at up to Q/(Q-1) "
                                "times its time): " +
-                                   peers.cma_speed);
+                                   peers.cma_speed) +
+           cache_text;
   };
 
   if (interface == "persistent") {
@@ -360,7 +373,7 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
     std::vector<Descriptor> all;
     const Path path =
         agree_path(who, args.comm, dom, peers, describe(Call{send, recv}.in(), recv, in_bytes(send), bytes, peers),
-                   requested, copy_in_only, options.cma_ratio, all);
+                   requested, copy_in_only, cma_ratio, all);
     std::shared_ptr<Engines> engines = setup(std::make_shared<ShmSegment>(dom, bytes, peers, slot_bytes));
     auto r = std::make_shared<const Reach>(reach(all, path));
     const Call call{send, recv, r.get()};
@@ -389,35 +402,35 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
   auto hot = std::make_shared<Hot>();
   // What each call asks for: copy-in where it is the only path.
   const std::string per_call = copy_in_only.empty() ? requested : "copy-in";
-  plan.add(options.phase, [comm = args.comm, dom, key, setup = std::move(setup), traffic, note, report, last, hot, send,
-                           recv, bytes, slot_bytes, per_call, copy_in = per_call == "copy-in",
-                           send_bytes = options.send_bytes, cma_ratio = options.cma_ratio] {
-    if (copy_in && hot->phases && hot->still()) {
-      if (hot->engines->region()) hot->engines->seg().begin_call(hot->engines->id());
-      for (const auto& phase : *hot->phases) phase.run(hot->call);
-      return;
-    }
-    Engines* e = engines_for(*hot, comm, dom, key, setup, bytes, slot_bytes, *report);
-    if (e->region()) e->seg().begin_call(e->id());
-    Reach& r = e->reach;
-    Call call{send, recv, &r};
-    if (copy_in)
-      r.path = Path::copy_in;
-    else
-      call.entered = enter_call(*e, call, bytes, send_bytes, per_call, cma_ratio);
-    const auto& phases = (copy_in ? e->get(Path::copy_in) : *e->agreed).phases;
-    if (copy_in) {  // the next call of these engines runs them directly (Hot)
-      hot->phases = &phases;
-      hot->call = call;
-    }
-    for (const auto& phase : phases) phase.run(call);
-    if (*last != static_cast<int>(r.path)) {
-      if (*last < 0) report->add_note(note(e->seg().peers(), r.path));
-      *last = static_cast<int>(r.path);
-      report->set_param("copy", to_string(r.path));
-      report->set_traffic(traffic(r.path));
-    }
-  });
+  plan.add(options.phase,
+           [comm = args.comm, dom, key, setup = std::move(setup), traffic, note, report, last, hot, send, recv, bytes,
+            slot_bytes, per_call, copy_in = per_call == "copy-in", send_bytes = options.send_bytes, cma_ratio] {
+             if (copy_in && hot->phases && hot->still()) {
+               if (hot->engines->region()) hot->engines->seg().begin_call(hot->engines->id());
+               for (const auto& phase : *hot->phases) phase.run(hot->call);
+               return;
+             }
+             Engines* e = engines_for(*hot, comm, dom, key, setup, bytes, slot_bytes, *report);
+             if (e->region()) e->seg().begin_call(e->id());
+             Reach& r = e->reach;
+             Call call{send, recv, &r};
+             if (copy_in)
+               r.path = Path::copy_in;
+             else
+               call.entered = enter_call(*e, call, bytes, send_bytes, per_call, cma_ratio);
+             const auto& phases = (copy_in ? e->get(Path::copy_in) : *e->agreed).phases;
+             if (copy_in) {  // the next call of these engines runs them directly (Hot)
+               hot->phases = &phases;
+               hot->call = call;
+             }
+             for (const auto& phase : phases) phase.run(call);
+             if (*last != static_cast<int>(r.path)) {
+               if (*last < 0) report->add_note(note(e->seg().peers(), r.path));
+               *last = static_cast<int>(r.path);
+               report->set_param("copy", to_string(r.path));
+               report->set_traffic(traffic(r.path));
+             }
+           });
   return plan;
 }
 

@@ -206,6 +206,17 @@ struct EngineOptions {
   /// Q/(Q-1) for an allgather, whose copy-in moves each block twice (into
   /// its owner's region, out to every reader) where cma moves it once.
   double cma_ratio = 1.0;
+  /// --copy auto takes cross-memory attach wherever it works (however the
+  /// probe timed it, which reads its sample in cache) when the copy-in
+  /// path would touch at least the last-level cache per call
+  /// (mcb::last_level_cache_bytes()): the node's
+  /// send, receive and region bytes (0: never). An allgather's copy-in
+  /// moves each block three times (into its owner's region, out to the
+  /// reader, and the owner's own out of place), cma twice: out of cache
+  /// the bandwidth decides (issue 71: 2 bound ranks, 4 MiB blocks, cma
+  /// 0.93-1.14 of Open MPI's own, copy-in 1.3-1.75; 2 MiB blocks, copy-in
+  /// 0.7-0.9, cma 1.03-1.17).
+  std::size_t copy_in_footprint = 0;
 };
 /// The reduce-scatter's and allgather's cma_min: below it a peer's piece
 /// costs more in its process_vm_readv than in a copy through the segment

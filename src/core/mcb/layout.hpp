@@ -35,6 +35,11 @@ struct RegionSpec {
 /// topology lacks the level.
 std::vector<int> region_map(const RegionSpec& spec, int local_ranks);
 
+/// The bytes of the largest cache (the last level, hwloc's largest data or
+/// unified cache object; without hwloc sysconf's level 3, else level 2)
+/// that holds the first core; 0 if unknown. Read once per process.
+std::size_t last_level_cache_bytes();
+
 /// Whether this build reads node topologies with hwloc (-DMCB_WITH_HWLOC);
 /// without it RegionSpec::parse refuses numa, package and l3.
 bool have_hwloc();
