@@ -22,16 +22,18 @@ VECTOR = ("reduce_scatter_block", "reduce_scatter")
 
 
 def series(ax, df):
-    """One line per algorithm (its params in the legend when it has any), the minimum of the runs."""
-    best = mcbplot.best_of_runs(df, ["algorithm", "params", "size_bytes"])
+    """One line per algorithm, the minimum of the runs; the legend names the
+    parameters of its largest size (a reduce-scatter of no elements has none)."""
+    best = mcbplot.best_of_runs(df, ["algorithm", "size_bytes"])
     names = sorted(best["algorithm"].unique(), key=lambda a: (not a.startswith("system"), a))
     for i, algorithm in enumerate(names):
-        for params, s in best[best["algorithm"] == algorithm].groupby("params"):
-            s = s.sort_values("size_bytes")
-            shown = mcbplot.NAMES.get(algorithm, algorithm)
-            ax.plot(s["size_bytes"], s["avg_us"], "-" if algorithm.startswith(("system", "shm")) else "--",
-                    marker=mcbplot.MARKERS[i % len(mcbplot.MARKERS)], color=mcbplot.color(algorithm, i),
-                    label=shown if params in ("none", "") else f"{shown} ({params.replace(';', ', ')})")
+        s = best[best["algorithm"] == algorithm].sort_values("size_bytes")
+        mine = df[df["algorithm"] == algorithm]
+        params = str(mine.loc[mine["size_bytes"].idxmax(), "params"])
+        shown = mcbplot.NAMES.get(algorithm, algorithm)
+        ax.plot(s["size_bytes"], s["avg_us"], "-" if algorithm.startswith(("system", "shm")) else "--",
+                marker=mcbplot.MARKERS[i % len(mcbplot.MARKERS)], color=mcbplot.color(algorithm, i),
+                label=shown if params in ("none", "") else f"{shown} ({params.replace(';', ', ')})")
 
 
 def make(directory, outdir):

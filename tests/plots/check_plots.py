@@ -42,6 +42,7 @@ EXPECTED = {
     "multiradix_fig13": 11,
     "multiradix_fig14": 4,  # system_persistent, 3 shm_* persistent
     "multiradix_fig15_17": 3,  # system, shm_tree persistent and blocking
+    "multiradix_set": 11,  # the algorithms' names over the eight panels (system, persistent, classic, shm)
     "ppg_fig05": 3,  # active 1, 2, 4 (PPG 4 in the sample)
     "ppg_fig08": 2,  # standard, lane
     "ppg_fig09": 2,
