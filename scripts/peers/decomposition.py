@@ -121,7 +121,7 @@ def main():
             f"{statistics.median(ratios):.4f}", f"{min(ratios):.4f}", f"{max(ratios):.4f}", args.allgather])
     if args.csv:
         with open(args.csv, "w", newline="") as f:
-            w = csv.writer(f)
+            w = csv.writer(f, lineterminator="\n")
             w.writerow(["bytes", "buffers", "rs_block_us", "allgather_us", "allreduce_us", "ratio", "ratio_min",
                         "ratio_max", "allgather"])
             w.writerows(out)

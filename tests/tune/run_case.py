@@ -13,7 +13,8 @@ CASE:
                    reduce-scatter's vector, the allgatherv's block x ranks; MPICH's
                    tree under is_commutative, never is_op_built_in, for the reduce-scatter)
   bad_input        one line and a non-zero exit for each kind of bad input
-  verify           the crafted files loaded by the real MPI at 2 and 4 ranks:
+  verify           the crafted files loaded by the real MPI at 2 and 4 ranks (and
+                   crafted_multiradix's at 2 ranks):
                    Open MPI: every size ran what the file names (coll/base trace);
                    MPICH: loaded, and a file choosing pairwise_sendrecv_replace (it
                    ignores the send buffer) makes mcb's validation fail exactly at the
@@ -280,7 +281,7 @@ def case_bad_input():
     expect_one_line(["--measurements", csv_path, "--collectives", "bcast"], "--collectives bcast", 2)
     fake = os.path.join(work, "fakebuild", "src")
     os.makedirs(fake, exist_ok=True)
-    for c in ("alltoall", "allgather", "allreduce"):
+    for c in ("alltoall", "allgather", "allreduce", "reduce_scatter_block", "reduce_scatter", "allgatherv"):
         shutil.copy("/bin/true", os.path.join(fake, "mcb_" + c))
     expect_one_line(["--build", os.path.dirname(fake)], "neither Open MPI nor MPICH", 2)
     expect_one_line(["--build", os.path.join(work, "nobuild")], "not found (build mcb first", 2)
@@ -389,6 +390,28 @@ def case_verify():
             # algorithm that can be forced (4.0.2: scattered): such a size is compared too, marked '*'.
             if coll == "alltoall" and not any(r[0].endswith("*") and r[1] != "-" for r in rows):
                 fail("alltoall: no size where the file's algorithm is MPICH's own was compared with it forced")
+    # Issue 71's collectives: the crafted file of crafted_multiradix, loaded by the MPI.
+    mdir = os.path.join(work, "multiradix")
+    extra = launch_args()[:2]
+    rc, out = run([tune, "--measurements", multiradix_measurements(flavor), "--out", mdir, "--build", build] + extra)
+    if rc != 0:
+        return fail("multiradix file: exit %d: %s" % (rc, out))
+    mf = os.path.join(mdir, "openmpi_rules.txt" if flavor == "openmpi" else "mpich_tuning.json")
+    for coll, sizes, want in (("reduce_scatter_block", "1024:4096",
+                               r"^ +2 KiB +recursive_halving .* ok reduce_scatter_block_intra_recursivehalving$"),
+                              ("allgatherv", "64:256", r"^ +128 B +ring .* ok allgatherv_intra_ring$")):
+        rc, out = run([tune, "--build", build, "--verify", mf, "--collectives", coll, "-n", "2", "-m", sizes,
+                       "-i", "20", "-x", "2", "--repeats", "1"] + launch_args(), mpi_env())
+        print(out)
+        if rc != 0 or "# verify: ok" not in out:
+            fail("--verify %s %s: exit %d" % (mf, coll, rc))
+        elif flavor == "openmpi" and not re.search(want, out, re.M):
+            fail("%s: the trace must show the file's algorithm (%s)" % (coll, want))
+        elif flavor == "mpich":
+            rows = re.findall(r"^ +\d+ \S+ +(\S+(?: own\))?) +[\d.]+ +[\d.]+ +(\S+) ", out, re.M)
+            named = [r for r in rows if r[0] != "(MPI's own)"]
+            if not named or any(r[1] == "-" for r in named):
+                fail("%s: every size the file gives an algorithm must have its forced time: %s" % (coll, rows))
     if flavor == "mpich":
         canary = os.path.join(work, "canary.csv")
         subprocess.check_call([sys.executable, make, "mpich-canary", canary])
