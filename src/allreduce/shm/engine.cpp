@@ -325,6 +325,30 @@ ParamSpec interface_param() {
           {"persistent", "blocking"}};
 }
 
+namespace {
+
+// The -v note of a plan: the copy path taken, what the probe found of
+// cross-memory attach, and (footprint > 0) that auto took it out of cache.
+std::function<std::string(const Peers&, Path)> path_note(const std::string& who, std::size_t footprint,
+                                                         std::size_t llc) {
+  const std::string cache_text = footprint > 0
+                                     ? "; copy-in would touch " + std::to_string(footprint >> 10) +
+                                           " KiB per call, the last-level cache is " + std::to_string(llc >> 10) +
+                                           " KiB: auto takes cross-memory attach wherever it works"
+                                     : "";
+  return [who, cache_text](const Peers& peers, Path path) {
+    return who + ": copy path " + to_string(path) + "; cross-memory attach " +
+           (!peers.cma       ? "refused: " + peers.cma_why
+            : peers.cma_fast ? "as fast as a memcpy: " + peers.cma_speed
+                             : "slower than a memcpy (auto copies in rather, but in an allgather at up to Q/(Q-1) "
+                               "times its time): " +
+                                   peers.cma_speed) +
+           cache_text;
+  };
+}
+
+}  // namespace
+
 Plan engine_plan(const std::string& who, const CollArgs& args, const Params& params, const Resolved& resolved,
                  MPI_Comm dom, std::function<std::shared_ptr<Engines>(std::shared_ptr<ShmSegment>)> setup,
                  const std::function<double(Path)>& traffic, const std::string& copy_in_only, std::size_t slot_bytes,
@@ -350,20 +374,7 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
   plan.set_param("interface", interface);
   if (!copy_in_only.empty() && requested != "auto" && requested != kAutoNoCma && requested != "copy-in")
     throw Error(who + ": --copy " + requested + ": only copy-in here (" + copy_in_only + ")");
-  const std::string cache_text = out_of_cache
-                                     ? "; copy-in would touch " + std::to_string(options.copy_in_footprint >> 10) +
-                                           " KiB per call, the last-level cache is " + std::to_string(llc >> 10) +
-                                           " KiB: auto takes cross-memory attach wherever it works"
-                                     : "";
-  auto note = [who, cache_text](const Peers& peers, Path path) {
-    return who + ": copy path " + to_string(path) + "; cross-memory attach " +
-           (!peers.cma       ? "refused: " + peers.cma_why
-            : peers.cma_fast ? "as fast as a memcpy: " + peers.cma_speed
-                             : "slower than a memcpy (auto copies in rather, but in an allgather at up to Q/(Q-1) "
-                               "times its time): " +
-                                   peers.cma_speed) +
-           cache_text;
-  };
+  const auto note = path_note(who, out_of_cache ? options.copy_in_footprint : 0, llc);
 
   if (interface == "persistent") {
     // The path for these buffers: each domain agrees from its ranks'
