@@ -86,6 +86,7 @@ def launch(args, part, sizes):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.error = die  # a bad option is one line too, not argparse's usage and error
     ap.add_argument("--build", default=None)
     ap.add_argument("--mpi", choices=["openmpi", "mpich"], default="openmpi")
     ap.add_argument("-m", default="4096:16777216")

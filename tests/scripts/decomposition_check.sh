@@ -17,6 +17,7 @@ elif [[ $(grep -Ec '^ +(4096|8192)( +[0-9]+\.[0-9]+){4} +[0-9.]+-[0-9.]+$' "$out
 fi
 source "$(dirname "$0")/refusal.sh"  # check REGEX ARGS...
 check "--runs: at least 1" --runs 0
+check "argument --allgather: invalid choice: 'sideways'" --allgather sideways
 check "-m 4: expected 8 <= MIN <= MAX" -m 4
 check "-m big: expected MIN:MAX bytes" -m big
 check "/nonexistent/src/mcb_reduce_scatter_block: not built" --build /nonexistent
