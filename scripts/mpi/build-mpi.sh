@@ -36,7 +36,7 @@ die2() { echo "$me: $*" >&2; exit 2; }
 [[ $# -ge 1 ]] || die2 "usage: build-mpi.sh openmpi-5.0.7|mpich-4.2.1|mpich-4.2.1-ofi|openmpi-4.1.4|openmpi-cuda [PREFIX] [--with-cuda[=DIR]]"
 name=$1
 shift
-prefix="" cuda="" device=""
+prefix="" cuda="" device="" fortran=yes
 for a in "$@"; do
   case $a in
   --with-cuda) cuda=${CUDA_HOME:-/usr/local/cuda} ;;
@@ -51,7 +51,8 @@ mpich-4.2.1) pkg=mpich debver=4.3.0+really4.2.1-1 suite=trixie version=4.2.1 pat
 mpich-4.2.1-ofi) pkg=mpich debver=4.3.0+really4.2.1-1 suite=trixie version=4.2.1 patched=no device=ofi ;;
 openmpi-4.1.4) pkg=openmpi debver=4.1.4-3 suite=bookworm version=4.1.4 patched=yes ;;
 openmpi-cuda)
-  pkg=openmpi debver=4.1.4-3 suite=bookworm version=4.1.4 patched=yes
+  # No Fortran: the GPU bundle carries the whole prefix (64 MiB at most).
+  pkg=openmpi debver=4.1.4-3 suite=bookworm version=4.1.4 patched=yes fortran=no
   cuda=${cuda:-${CUDA_HOME:-/usr/local/cuda}}
   ;;
 *) die2 "unknown MPI '$name' (known: openmpi-5.0.7, mpich-4.2.1, mpich-4.2.1-ofi, openmpi-4.1.4, openmpi-cuda)" ;;
@@ -75,11 +76,15 @@ built() {
   if [[ $pkg == openmpi ]]; then
     [[ -x $prefix/bin/ompi_info ]] || return 1
     "$prefix/bin/ompi_info" --version 2>/dev/null | sed -n 1p | grep "^Open MPI v$version\$" >/dev/null || return 1
+    # Fortran: the three bindings (a prefix of an earlier build without them is built again).
+    [[ $fortran == no ]] || "$prefix/bin/ompi_info" --parsable 2>/dev/null |
+      grep '^bindings:use_mpi_f08:yes$' >/dev/null || return 1
     [[ -z $cuda ]] || "$prefix/bin/ompi_info" --parsable --all 2>/dev/null |
       grep 'mpi_built_with_cuda_support:value:true' >/dev/null
   else
     [[ -x $prefix/bin/mpichversion ]] && "$prefix/bin/mpichversion" 2>/dev/null | grep "MPICH Version:[[:space:]]*$version\$" >/dev/null &&
-      "$prefix/bin/mpichversion" 2>/dev/null | grep "MPICH Device:[[:space:]]*ch4:${device:-ucx}" >/dev/null
+      "$prefix/bin/mpichversion" 2>/dev/null | grep "MPICH Device:[[:space:]]*ch4:${device:-ucx}" >/dev/null &&
+      [[ -x $prefix/bin/mpifort && -n $(ls "$prefix"/lib/libmpifort.so* 2>/dev/null) ]]
   fi
 }
 if built; then
@@ -87,8 +92,8 @@ if built; then
   exit 0
 fi
 [[ -z $cuda || -f $cuda/include/cuda.h ]] || die2 "no $cuda/include/cuda.h (set CUDA_HOME or --with-cuda=DIR)"
-for tool in gcc g++ make perl tar xz; do
-  command -v "$tool" >/dev/null || die2 "no $tool on the PATH (apt-get install build-essential xz-utils)"
+for tool in gcc g++ gfortran make perl tar xz; do
+  command -v "$tool" >/dev/null || die2 "no $tool on the PATH (apt-get install build-essential gfortran xz-utils)"
 done
 
 # The source: Debian's source package (a deb-src line for bookworm and
@@ -136,8 +141,9 @@ fi
 origin=$(cat "$src/.mcb-origin")
 cd "$src"
 
-# Configure: C and C++ only (mcb needs no Fortran; the preload's Fortran
-# clients are tested against the system MPIs). Open MPI without UCX or OFI:
+# Configure: C, C++ and Fortran, all three bindings (mpif.h, use mpi, use
+# mpi_f08) as users' MPIs have them: the preload's Fortran entry points are
+# tested on every MPI (issue 73). Open MPI without UCX or OFI:
 # on a node without InfiniBand Debian's 4.1.4 declines its UCX pml and runs
 # ob1 over vader (mpirun --mca pml_base_verbose 10 says so), and 5.0.7
 # without them runs ob1 over sm (vader's new name): the same path.
@@ -150,8 +156,8 @@ if [[ $pkg == openmpi ]]; then
     ./autogen.pl --force >"$work/$name-autogen.log" 2>&1 || { tail -n 30 "$work/$name-autogen.log"; exit 1; }
     touch .mcb-autogen-done
   fi
-  conf=(--prefix="$prefix" --disable-mpi-fortran --without-ucx --without-ofi --without-verbs
-    --with-pmix=internal --disable-man-pages)
+  conf=(--prefix="$prefix" --without-ucx --without-ofi --without-verbs --with-pmix=internal --disable-man-pages)
+  if [[ $fortran == yes ]]; then conf+=(--enable-mpi-fortran=all); else conf+=(--disable-mpi-fortran); fi
   if [[ $version == 5.* ]]; then
     # 5.0's own PMIx, PRRTE, hwloc and libevent (Debian 12's PMIx 4.2.2 is
     # too old for PRRTE 3); no OpenSHMEM.
@@ -167,7 +173,8 @@ else
   # its configure line): ch4:ucx over Debian's UCX, Debian's hwloc, the
   # dataloop datatype engine (Debian's --without-yaksa), hydra, no GPU
   # support; so that an upgrade from Debian's 4.0.2 changes the version and
-  # nothing else. No Fortran. (Left to itself, 4.2.1's configure finds
+  # nothing else. Fortran as Debian's (--enable-fortran=all, with the flags
+  # gfortran 10 and later need for MPICH's interfaces). (Left to itself, 4.2.1's configure finds
   # Debian's libamdhip64, which mcb's HIP backend installs, and then every
   # MPI_Init on a machine without an AMD GPU fails in MPII_init_gpu
   # "gpu_init failed" unless MPIR_CVAR_ENABLE_GPU=0: docs/mpi-versions.md.)
@@ -182,7 +189,8 @@ else
       die2 "$dev is missing and could not be installed"
   done
   conf=(--prefix="$prefix" "${devconf[@]}" --with-hwloc=/usr --with-pm=hydra
-    --without-cuda --without-hip --without-ze --disable-fortran --disable-doc --enable-fast=O2)
+    --without-cuda --without-hip --without-ze --enable-fortran=all --disable-doc --enable-fast=O2
+    "FFLAGS=-O2 -fallow-invalid-boz -fallow-argument-mismatch" "FCFLAGS=-O2 -fallow-invalid-boz -fallow-argument-mismatch")
 fi
 echo "$me: $name from $origin into $prefix${cuda:+ with CUDA from $cuda}, $jobs jobs"
 # Configured once per option list (a build cut short resumes at make).
