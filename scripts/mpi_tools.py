@@ -292,10 +292,18 @@ def parse_mpivars_algorithms(text, coll):
 
 
 def joined_names(entry):
-    """The value names of one mpivars line whose description lines were joined (MPICH 4.0)."""
+    """The value names of one mpivars line whose description lines were joined (MPICH 4.0).
+    The width W comes from the first name, the one that stands clean after
+    the ')' ending auto's description; else from the shortest padded token
+    (which is wrong when every padded one is glued to "algorithm": gather's
+    "binomial, nb" read as "algorithmnb" alone)."""
     entries = re.findall(r"([A-Za-z0-9_]+)( +)- ", entry)
     entries = [(t, len(sp)) for t, sp in entries if not t.endswith("auto")]
-    width = min((len(t) + n for t, n in entries if n > 1), default=0)
+    first = re.search(r"\)([A-Za-z0-9_]+)( +)- ", entry)
+    if first and not first.group(1).endswith("auto"):
+        width = len(first.group(1)) + len(first.group(2))
+    else:
+        width = min((len(t) + n for t, n in entries if n > 1), default=0)
     names = []
     for token, n in entries:
         if n > 1 and width - n > 0:

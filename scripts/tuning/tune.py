@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Tune an MPI's own collective selection from mcb measurements.
 
-For alltoall, allgather, allreduce, reduce_scatter_block, reduce_scatter and
-allgatherv (--collectives; default all six), runs `mcb_<coll> --algorithm system`
-with each of the MPI's algorithms forced in turn, picks per (communicator
+For alltoall, allgather, allreduce, reduce_scatter_block, reduce_scatter,
+allgatherv, gather, gatherv, scatter and scatterv (--collectives; default all
+ten; the rooted ones at mcb's root, rank 0; Open MPI's coll/tuned has no
+gatherv or scatterv: left out there, refused when named), runs
+`mcb_<coll> --algorithm system` with each of the MPI's algorithms forced in turn, picks per (communicator
 size, message size) the fastest one where it beats the MPI's default beyond
 the noise, and writes the file the MPI reads to use those choices:
 

@@ -6,12 +6,16 @@
  * from its fixed decision table, a forced MCA value or a dynamic rules file.
  * Preloaded, this library interposes those functions for alltoall, allgather
  * and allreduce (and, for mpi_shm.py's forced peers of issue 71,
- * reduce_scatter_block, reduce_scatter and allgatherv), counts the calls
- * per (function, bytes) and forwards each to the real one; bytes = count x
- * the datatype's size (PMPI_Type_size), as mcb's -m size: the block of
- * alltoall, allgather and allgatherv (the send count: mcb's --counts equal),
- * the vector of allreduce, reduce_scatter_block (the part x the
- * communicator's size) and reduce_scatter (the sum of the parts).
+ * reduce_scatter_block, reduce_scatter and allgatherv, which tune.py tunes
+ * too, as it does gather and scatter), counts the calls per (function, bytes) and forwards each to the
+ * real one; bytes = count x the datatype's size (PMPI_Type_size), as mcb's -m
+ * size: the block of alltoall, allgather and allgatherv (the send count:
+ * mcb's --counts equal), of gather and scatter (one rank's block: the
+ * counts significant at that rank, the receive side at gather's root and the
+ * send side at scatter's), the vector of allreduce, reduce_scatter_block
+ * (the part x the communicator's size) and reduce_scatter (the sum of the
+ * parts). coll/tuned has no gatherv or scatterv (coll/basic runs them):
+ * nothing of theirs is traced.
  * At exit every process appends one line per pair to the file named by
  * MCB_COLL_TRACE:
  *     rank=R function=ompi_coll_base_alltoall_intra_pairwise bytes=B calls=N
@@ -258,6 +262,50 @@ TRACE_ALLGATHERV(ompi_coll_base_allgatherv_intra_ring)
 TRACE_ALLGATHERV(ompi_coll_base_allgatherv_intra_neighborexchange)
 TRACE_ALLGATHERV(ompi_coll_base_allgatherv_intra_two_procs)
 TRACE_ALLGATHERV(ompi_coll_base_allgatherv_intra_sparbit) /* Open MPI 5.0 */
+
+/* gather and scatter: (sbuf, scount, sdtype, rbuf, rcount, rdtype, root, comm,
+ * module[, one more int]); the block from the side significant at this rank:
+ * the receive side at gather's root (its send side may be MPI_IN_PLACE) and
+ * at scatter's non-roots, else the send side. RECV_AT_ROOT: 1 for gather, 0
+ * for scatter. */
+static int comm_rank(void *comm) {
+  typedef int (*fn)(void *, int *);
+  static fn rank_of;
+  if (!rank_of) rank_of = (fn)dlsym(RTLD_DEFAULT, "PMPI_Comm_rank");
+  int rank = -1;
+  return rank_of && rank_of(comm, &rank) == 0 ? rank : -1;
+}
+#define ROOTED_RECORD(name, recv_at_root)          \
+  if ((comm_rank(comm) == root) == (recv_at_root)) \
+    record(#name, rcount, rdtype);                 \
+  else                                             \
+    record(#name, scount, sdtype)
+#define TRACE_ROOTED(name, recv_at_root)                                                                           \
+  int name(const void *sbuf, int scount, void *sdtype, void *rbuf, int rcount, void *rdtype, int root, void *comm, \
+           void *module) {                                                                                         \
+    typedef int (*fn)(const void *, int, void *, void *, int, void *, int, void *, void *);                        \
+    static fn real;                                                                                                \
+    if (!real) real = (fn)next(#name);                                                                             \
+    ROOTED_RECORD(name, recv_at_root);                                                                             \
+    return real(sbuf, scount, sdtype, rbuf, rcount, rdtype, root, comm, module);                                   \
+  }
+/* gather's linear_sync (first segment size) and scatter's linear_nb (max requests). */
+#define TRACE_ROOTED_INT(name, recv_at_root)                                                                       \
+  int name(const void *sbuf, int scount, void *sdtype, void *rbuf, int rcount, void *rdtype, int root, void *comm, \
+           void *module, int extra) {                                                                              \
+    typedef int (*fn)(const void *, int, void *, void *, int, void *, int, void *, void *, int);                   \
+    static fn real;                                                                                                \
+    if (!real) real = (fn)next(#name);                                                                             \
+    ROOTED_RECORD(name, recv_at_root);                                                                             \
+    return real(sbuf, scount, sdtype, rbuf, rcount, rdtype, root, comm, module, extra);                            \
+  }
+
+TRACE_ROOTED(ompi_coll_base_gather_intra_basic_linear, 1)
+TRACE_ROOTED(ompi_coll_base_gather_intra_binomial, 1)
+TRACE_ROOTED_INT(ompi_coll_base_gather_intra_linear_sync, 1)
+TRACE_ROOTED(ompi_coll_base_scatter_intra_basic_linear, 0)
+TRACE_ROOTED(ompi_coll_base_scatter_intra_binomial, 0)
+TRACE_ROOTED_INT(ompi_coll_base_scatter_intra_linear_nb, 0)
 
 /* The two with one more argument. */
 int ompi_coll_base_alltoall_intra_linear_sync(const void *sbuf, int scount, void *sdtype, void *rbuf, int rcount,

@@ -8,13 +8,17 @@ CASE:
   crafted_openmpi5 the same measured on Open MPI 5.0.7: the same numbers in format 2
                    (rule-file-version-2 first, max requests 0 on every alltoall rule)
   crafted_mpich    crafted measurements -> the JSON tree, key by key (a small base tree)
-  crafted_multiradix  issue 71's collectives (reduce_scatter_block, allgatherv) from
-                   crafted measurements: both files with their ids and sizes (the
-                   reduce-scatter's vector, the allgatherv's block x ranks; MPICH's
-                   tree under is_commutative, never is_op_built_in, for the reduce-scatter)
+  crafted_multiradix  issue 71's collectives (reduce_scatter_block, allgatherv) and the
+                   rooted ones (gather, scatter, gatherv, scatterv) from crafted
+                   measurements: both files with their ids and sizes (the
+                   reduce-scatter's vector, the allgatherv's, gather's and scatter's
+                   block x ranks; MPICH's tree under is_commutative, never
+                   is_op_built_in, for the reduce-scatter, by communicator size
+                   only for gatherv and scatterv; Open MPI: those two left out, or
+                   refused when named)
   bad_input        one line and a non-zero exit for each kind of bad input
   verify           the crafted files loaded by the real MPI at 2 and 4 ranks (and
-                   crafted_multiradix's at 2 ranks):
+                   crafted_multiradix's at 2 ranks, two rooted collectives included):
                    Open MPI: every size ran what the file names (coll/base trace);
                    MPICH: loaded, and a file choosing pairwise_sendrecv_replace (it
                    ignores the send buffer) makes mcb's validation fail exactly at the
@@ -181,13 +185,22 @@ def case_crafted_mpich():
 def multiradix_measurements(flavor):
     """reduce_scatter_block at 2 ranks, vectors 1-4 KiB: recursive_halving 5 us
     from 2 KiB (kept), the default 10 us; allgatherv at 2 ranks, blocks 64-256 B:
-    ring 5 us at 128 B (kept)."""
+    ring 5 us at 128 B (kept). The rooted ones at 2 ranks, blocks 64-256 B:
+    gather's linear_sync (MPICH: nb) from 128 B, scatter's linear_nb (MPICH:
+    binomial) at 64 B, gatherv's linear at every size, scatterv's nb at 128 B
+    only (Open MPI: gatherv and scatterv left out, it cannot tune them)."""
     version = "4.1.4" if flavor == "openmpi" else "4.0.2"
     rsb = ("recursive_halving", "3") if flavor == "openmpi" else ("recursive_halving", "recursive_halving")
     ring = ("ring", "3") if flavor == "openmpi" else ("ring", "ring")
+    gather = ("linear_sync", "3") if flavor == "openmpi" else ("nb", "nb")
+    scatter = ("linear_nb", "3") if flavor == "openmpi" else ("binomial", "binomial")
     rows = []
     for coll, sizes, (alg, value), fast in (("reduce_scatter_block", (1024, 2048, 4096), rsb, (2048, 4096)),
-                                            ("allgatherv", (64, 128, 256), ring, (128,))):
+                                            ("allgatherv", (64, 128, 256), ring, (128,)),
+                                            ("gather", (64, 128, 256), gather, (128, 256)),
+                                            ("scatter", (64, 128, 256), scatter, (64,)),
+                                            ("gatherv", (64, 128, 256), ("linear", "linear"), (64, 128, 256)),
+                                            ("scatterv", (64, 128, 256), ("nb", "nb"), (128,))):
         for s in sizes:
             for r in range(3):
                 base = dict(mpi=flavor, mpi_version=version, collective=coll, ranks=2, size_bytes=s, repeat=r,
@@ -210,9 +223,11 @@ def case_crafted_multiradix():
         if flavor == "mpich":
             base = os.path.join(work, "base.json")
             tree = {}
-            for c in ("reduce_scatter_block", "allgatherv"):
+            for c in ("reduce_scatter_block", "allgatherv", "gather", "scatter"):
                 t = c.capitalize()
                 tree["collective=" + c] = {"comm_type=intra": {"algorithm=MPIR_%s_intra_base" % t: {}}}
+            for c in ("gatherv", "scatterv"):  # as MPICH's own: one container for both kinds
+                tree["collective=" + c] = {"algorithm=MPIR_%s_allcomm_linear" % c.capitalize(): {}}
             with open(base, "w") as f:
                 json.dump(tree, f)
             extra = ["--mpich-base-json", base]
@@ -228,14 +243,19 @@ def case_crafted_multiradix():
                 fail("%s report: no line matching %s" % (flavor, want))
         if flavor == "openmpi":
             got = numbers(os.path.join(out_dir, "openmpi_rules.txt"))
-            # 2 collectives; allgatherv (id 1): communicator sizes 0 and 3 Open MPI's, 2:
+            # 4 collectives; allgatherv (id 1): communicator sizes 0 and 3 Open MPI's, 2:
             # default below 256 B (128 B x 2 ranks), ring (3), default from 512 (256 B x 2);
+            # gather (9): the block x 2 ranks, linear_sync (3) from 256, default from 513;
             # reduce_scatter_block (id 13): the vector's bytes, default below 2 KiB,
-            # recursive_halving (3), default beyond the 4 KiB measured.
-            want = [2, 1, 3, 0, 1, 0, 0, 0, 0, 2, 3, 0, 0, 0, 0, 256, 3, 0, 0, 512, 0, 0, 0, 3, 1, 0, 0, 0, 0,
-                    13, 3, 0, 1, 0, 0, 0, 0, 2, 3, 0, 0, 0, 0, 2048, 3, 0, 0, 4097, 0, 0, 0, 3, 1, 0, 0, 0, 0]
+            # recursive_halving (3), default beyond the 4 KiB measured;
+            # scatter (15): linear_nb (3) below 256 (128 B x 2), default from 256.
+            want = [4, 1, 3, 0, 1, 0, 0, 0, 0, 2, 3, 0, 0, 0, 0, 256, 3, 0, 0, 512, 0, 0, 0, 3, 1, 0, 0, 0, 0,
+                    9, 3, 0, 1, 0, 0, 0, 0, 2, 3, 0, 0, 0, 0, 256, 3, 0, 0, 513, 0, 0, 0, 3, 1, 0, 0, 0, 0,
+                    13, 3, 0, 1, 0, 0, 0, 0, 2, 3, 0, 0, 0, 0, 2048, 3, 0, 0, 4097, 0, 0, 0, 3, 1, 0, 0, 0, 0,
+                    15, 3, 0, 1, 0, 0, 0, 0, 2, 2, 0, 3, 0, 0, 256, 0, 0, 0, 3, 1, 0, 0, 0, 0]
             if got != want:
                 fail("rules file numbers:\n got  %s\n want %s" % (got, want))
+            check_ompi_untuned(out, out_dir)
         else:
             with open(os.path.join(out_dir, "mpich_tuning.json")) as f:
                 tree = json.load(f)
@@ -254,6 +274,45 @@ def case_crafted_multiradix():
                              "total_msg_size=any"] or \
                     agv["total_msg_size<=256"] != {"algorithm=MPIR_Allgatherv_intra_ring": {}}:
                 fail("allgatherv at 2 ranks (block x ranks): %s" % agv)
+            check_mpich_rooted(out, tree)
+
+
+def check_ompi_untuned(out, out_dir):
+    """Open MPI and the crafted gatherv and scatterv rows: left out in one line by
+    default (no rule: ids 10 and 16 never appear), refused in one line when named."""
+    if not re.search(r"^# left out: Open MPI has no tunable algorithm for gatherv or scatterv: ", out, re.M):
+        fail("openmpi: the report must say in one line that gatherv and scatterv are left out")
+    expect_one_line(["--measurements", os.path.join(work, "multiradix.csv"), "--out", out_dir + "-v",
+                     "--collectives", "gather,scatterv"], "Open MPI has no tunable algorithm for scatterv", 2)
+
+
+def check_mpich_rooted(out, tree):
+    """MPICH's tree for the rooted ones: gather and scatter by total_msg_size (the
+    block x ranks) straight under comm_type=intra (no operation: no is_commutative);
+    gatherv and scatterv by communicator size only (csel has no size test for
+    them), the linear container MPIR_<Coll>v_allcomm_linear, the inter side kept."""
+    gather = tree["collective=gather"]["comm_type=intra"]["comm_size<=2"]
+    if list(gather) != ["total_msg_size<=128", "total_msg_size<=512", "total_msg_size=any"] or \
+            gather["total_msg_size<=512"] != {"algorithm=MPIR_Gather_allcomm_nb": {}}:
+        fail("gather at 2 ranks (block x ranks, nb from 128 B): %s" % gather)
+    scatter = tree["collective=scatter"]["comm_type=intra"]["comm_size<=2"]
+    if list(scatter) != ["total_msg_size<=128", "total_msg_size<=512", "total_msg_size=any"] or \
+            scatter["total_msg_size<=128"] != {"algorithm=MPIR_Scatter_intra_binomial": {}}:
+        fail("scatter at 2 ranks (binomial at 64 B): %s" % scatter)
+    base_v = {"algorithm=MPIR_Gatherv_allcomm_linear": {}}
+    gatherv = tree["collective=gatherv"]
+    if list(gatherv) != ["comm_type=intra", "comm_type=inter"] or gatherv["comm_type=inter"] != base_v or \
+            gatherv["comm_type=intra"].get("comm_size<=2") != base_v or "msg_size" in json.dumps(gatherv):
+        fail("gatherv: linear at every size of 2 ranks, by communicator size only: %s" % gatherv)
+    scatterv = tree["collective=scatterv"]["comm_type=intra"]
+    if scatterv.get("comm_size<=2") != {"algorithm=MPIR_Scatterv_allcomm_linear": {}}:
+        fail("scatterv: nb won at 128 B only: MPICH's own at 2 ranks: %s" % scatterv)
+    if "scatterv (csel asserts on one), so a choice holds for every size of a communicator size: 2 ranks: " \
+            "MPICH's own" not in out:
+        fail("mpich: no note that scatterv keeps MPICH's own")
+    for c in ("gather", "scatter", "gatherv", "scatterv"):
+        if "is_commutative" in json.dumps(tree["collective=" + c]):
+            fail("%s: no operation, csel asserts on is_commutative" % c)
 
 
 def expect_one_line(args, want, status=None, env=None):
@@ -281,7 +340,8 @@ def case_bad_input():
     expect_one_line(["--measurements", csv_path, "--collectives", "bcast"], "--collectives bcast", 2)
     fake = os.path.join(work, "fakebuild", "src")
     os.makedirs(fake, exist_ok=True)
-    for c in ("alltoall", "allgather", "allreduce", "reduce_scatter_block", "reduce_scatter", "allgatherv"):
+    for c in ("alltoall", "allgather", "allreduce", "reduce_scatter_block", "reduce_scatter", "allgatherv", "gather",
+              "gatherv", "scatter", "scatterv"):
         shutil.copy("/bin/true", os.path.join(fake, "mcb_" + c))
     expect_one_line(["--build", os.path.dirname(fake)], "neither Open MPI nor MPICH", 2)
     expect_one_line(["--build", os.path.join(work, "nobuild")], "not found (build mcb first", 2)
@@ -309,6 +369,8 @@ def case_bad_input():
         expect_one_line(["--build", build, "--mpi-prefix", os.path.join(work, "fakebuild")],
                         "neither bin/ompi_info (Open MPI) nor bin/mpichversion (MPICH)", 2)
         expect_one_line(["--build", build, "--verify", os.path.join(work, "m.csv.json")], "no such file", 2)
+        expect_one_line(["--build", build, "--collectives", "gather,gatherv"],
+                        "Open MPI has no tunable algorithm for gatherv: coll/tuned (4.1, 5.0) has none", 2)
     else:
         bad = os.path.join(work, "bad.json")
         with open(bad, "w") as f:
@@ -319,6 +381,12 @@ def case_bad_input():
         with open(unknown, "w") as f:
             f.write('{"collective=alltoall": {"msg_size<=8": {"algorithm=MPIR_Alltoall_intra_brucks": {}}}}\n')
         expect_one_line(["--build", build, "--verify", unknown], "unknown key 'msg_size<=8'", 1)
+        rooted = os.path.join(work, "rooted.json")
+        with open(rooted, "w") as f:  # gatherv has no size in csel: get_total_msgsize asserts
+            f.write('{"collective=gatherv": {"total_msg_size<=8": {"algorithm=MPIR_Gatherv_allcomm_nb": {}}, '
+                    '"total_msg_size=any": {"algorithm=MPIR_Gatherv_allcomm_linear": {}}}}\n')
+        expect_one_line(["--build", build, "--verify", rooted, "--collectives", "gatherv"],
+                        "MPICH's csel does not evaluate total_msg_size for gatherv", 1)
 
 
 def build_launcher():
@@ -397,9 +465,15 @@ def case_verify():
     if rc != 0:
         return fail("multiradix file: exit %d: %s" % (rc, out))
     mf = os.path.join(mdir, "openmpi_rules.txt" if flavor == "openmpi" else "mpich_tuning.json")
+    # The rooted ones: Open MPI's trace shows gather's and scatter's block x ranks
+    # in the rules' units; MPICH loads gather's total_msg_size and gatherv's
+    # size-less tree (a size test under gatherv would assert) and runs them.
+    rooted = ((("gather", "128:256", r"^ +128 B +linear_sync .* ok gather_intra_linear_sync$"),
+               ("scatter", "64:128", r"^ +64 B +linear_nb .* ok scatter_intra_linear_nb$")) if flavor == "openmpi"
+              else (("gather", "64:128", ""), ("gatherv", "64:128", "")))
     for coll, sizes, want in (("reduce_scatter_block", "1024:4096",
                                r"^ +2 KiB +recursive_halving .* ok reduce_scatter_block_intra_recursivehalving$"),
-                              ("allgatherv", "64:256", r"^ +128 B +ring .* ok allgatherv_intra_ring$")):
+                              ("allgatherv", "64:256", r"^ +128 B +ring .* ok allgatherv_intra_ring$")) + rooted:
         rc, out = run([tune, "--build", build, "--verify", mf, "--collectives", coll, "-n", "2", "-m", sizes,
                        "-i", "20", "-x", "2", "--repeats", "1"] + launch_args(), mpi_env())
         print(out)

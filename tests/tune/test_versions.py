@@ -33,7 +33,8 @@ sys.path.insert(0, os.path.join(REPO, "scripts", "tuning"))
 import mpi_tools  # noqa: E402
 from mcbtune.choose import Choice  # noqa: E402
 from mcbtune.common import TuneError  # noqa: E402
-from mcbtune.mpich import MPICH_CONTAINER_PARAMS, container, mpich_param_values, mpich_tree  # noqa: E402
+from mcbtune.mpich import (MPICH_CONTAINER_PARAMS, check_mpich_tree, container, mpich_container,  # noqa: E402
+                           mpich_lookup, mpich_param_values, mpich_tree, mpich_value)
 from mcbtune.openmpi import ompi_lookup, ompi_rules, ompi_rules_format, read_ompi_rules  # noqa: E402
 from mcbtune.openmpi_trace import OMPI_FUNCTIONS  # noqa: E402
 
@@ -70,6 +71,9 @@ OMPI["4.1.4"].update({
                              ("butterfly", 4)],
     "reduce_scatter": [("non-overlapping", 1), ("recursive_halving", 2), ("ring", 3), ("butterfly", 4)],
     "allgatherv": [("default", 1), ("bruck", 2), ("ring", 3), ("neighbor", 4), ("two_proc", 5)],
+    # the rooted ones (2026-12-08): coll/tuned has gather and scatter only
+    "gather": [("basic_linear", 1), ("binomial", 2), ("linear_sync", 3)],
+    "scatter": [("basic_linear", 1), ("binomial", 2), ("linear_nb", 3)],
 })
 MPICH = {
     "4.0.2": {
@@ -79,6 +83,12 @@ MPICH = {
         "reduce_scatter_block": ["noncommutative", "recursive_doubling", "pairwise", "recursive_halving", "nb"],
         "reduce_scatter": ["nb", "noncommutative", "pairwise", "recursive_doubling", "recursive_halving"],
         "allgatherv": ["brucks", "nb", "recursive_doubling", "ring"],
+        # the rooted ones (2026-12-08): two names each, only the first one stands clean on
+        # 4.0's joined line ("...FILE)binomial - Force binomial algorithmnb       - Force ...")
+        "gather": ["binomial", "nb"],
+        "gatherv": ["linear", "nb"],
+        "scatter": ["binomial", "nb"],
+        "scatterv": ["linear", "nb"],
     },
     "4.2.1": {
         "alltoall": ["brucks", "k_brucks", "nb", "pairwise", "pairwise_sendrecv_replace", "scattered"],
@@ -117,7 +127,13 @@ class Lists(unittest.TestCase):
             mpi_tools.ompi_algorithms_from("mca:coll:tuned:param:coll_tuned_priority:value:30\n", "alltoall")
 
     def test_mpivars(self):
-        self.check_lists(MPICH, "mpivars-%s.txt", mpi_tools.parse_mpivars_algorithms)
+        self.check_lists(MPICH, "mpivars-%s.txt", mpi_tools.parse_mpivars_algorithms)  # what tune.py reads
+
+    def test_ompi_info_lists_no_gatherv_or_scatterv(self):
+        text = data("ompi_info-4.1.4.txt")
+        for coll in ("gatherv", "scatterv"):
+            with self.assertRaisesRegex(mpi_tools.MpiToolError, "lists no coll_tuned_%s_algorithm" % coll):
+                mpi_tools.ompi_algorithms_from(text, coll)
 
     def test_mpivars_padded_names(self):
         # mpivars pads some names before '=': "MPIR_CVAR_IBCAST_TREE_KVAL      =2".
@@ -192,6 +208,83 @@ def table():
             chs.append(ch)
         out[(coll, 2)] = chs
     return out
+
+
+def choices(sizes, kept):
+    """[Choice per size]: kept = {size: (algorithm, value)}."""
+    chs = []
+    for s in sizes:
+        ch = Choice(s)
+        ch.best, ch.kept = kept.get(s, ("x", "0")) + (1.0, 1.0), s in kept
+        chs.append(ch)
+    return chs
+
+
+class Rooted(unittest.TestCase):
+    """gather, gatherv, scatter, scatterv: Open MPI's ids and units, and no
+    rule for the v-forms; MPICH's containers, its size key (none for the
+    v-forms) and the keys csel asserts on."""
+
+    def test_ompi_ids_and_units(self):
+        table = {("gather", 2): choices((64, 128), {128: ("binomial", "2")}),
+                 ("scatter", 2): choices((64, 128), {64: ("linear_nb", "3")})}
+        fd, path = tempfile.mkstemp(suffix=".rules")
+        with os.fdopen(fd, "w") as f:
+            f.write(ompi_rules(table, 0, "4.1.4"))
+        self.addCleanup(os.remove, path)
+        rules = read_ompi_rules(path, "4.1.4")
+        self.assertEqual(sorted(rules), [9, 15])  # COLLTYPE: GATHER 9, SCATTER 15
+        # the send count x the communicator's size: 128 B x 2 ranks = 256 from binomial
+        self.assertEqual([m[:2] for m in dict(rules[9])[2]], [(0, 0), (256, 2), (257, 0)])
+        self.assertEqual([ompi_lookup(rules, "gather", 2, s) for s in (64, 128, 256)], [0, 2, 0])
+        self.assertEqual([ompi_lookup(rules, "scatter", 2, s) for s in (64, 128)], [3, 0])
+
+    def test_ompi_refuses_the_v_forms(self):
+        for coll in ("gatherv", "scatterv"):
+            with self.assertRaisesRegex(TuneError, "Open MPI has no tunable algorithm for %s" % coll):
+                ompi_rules({(coll, 2): choices((64,), {64: ("x", "1")})}, 0, "4.1.4")
+
+    def test_mpich_containers(self):
+        self.assertEqual(mpich_container("gather", "binomial"), "MPIR_Gather_intra_binomial")
+        self.assertEqual(mpich_container("gather", "nb"), "MPIR_Gather_allcomm_nb")
+        self.assertEqual(mpich_container("gatherv", "linear"), "MPIR_Gatherv_allcomm_linear")
+        self.assertEqual(mpich_container("scatterv", "nb"), "MPIR_Scatterv_allcomm_nb")
+        self.assertEqual(mpich_value("scatterv", "MPIR_Scatterv_allcomm_linear"), "linear")
+        self.assertEqual(mpich_value("scatter", "MPIR_Scatter_intra_binomial"), "binomial")
+
+    def test_mpich_tree(self):
+        # MPICH 4.0.2's own (maint/tuning/coll/mpir/generic.json) for these, in short
+        inter = {"algorithm=MPIR_Scatter_inter_linear": {}}
+        base = {"collective=scatter": {"comm_type=intra": {"algorithm=MPIR_Scatter_intra_binomial": {}},
+                                       "comm_type=inter": inter},
+                "collective=gatherv": {"algorithm=MPIR_Gatherv_allcomm_linear": {}}}
+        table = {("scatter", 2): choices((64, 128), {128: ("nb", "nb")}),
+                 ("gatherv", 2): choices((64, 128), {64: ("nb", "nb"), 128: ("nb", "nb")}),
+                 ("gatherv", 4): choices((64, 128), {64: ("nb", "nb")})}
+        tree = mpich_tree(table, base)
+        self.assertEqual(check_mpich_tree(tree), [])
+        self.assertEqual(tree["collective=scatter"]["comm_type=inter"], inter)
+        # scatter: total_msg_size, the block x ranks (in elements: char here)
+        self.assertEqual(list(tree["collective=scatter"]["comm_type=intra"]["comm_size<=2"]),
+                         ["total_msg_size<=128", "total_msg_size<=256", "total_msg_size=any"])
+        self.assertEqual([mpich_lookup(tree, "scatter", 2, s, 1) for s in (64, 128, 256)],
+                         ["MPIR_Scatter_intra_binomial", "MPIR_Scatter_allcomm_nb", "MPIR_Scatter_intra_binomial"])
+        # MPICH counts elements: 32 floats x 2 ranks = 64 <= 128, binomial's range
+        self.assertEqual(mpich_lookup(tree, "scatter", 2, 128, 4), "MPIR_Scatter_intra_binomial")
+        # gatherv: no size test; nb at 2 ranks (every size), MPICH's own at 4 (the sizes disagree)
+        gatherv = tree["collective=gatherv"]
+        self.assertEqual(list(gatherv), ["comm_type=intra", "comm_type=inter"])
+        self.assertNotIn("msg_size", str(gatherv))
+        self.assertEqual([mpich_lookup(tree, "gatherv", r, 1 << 20, 1) for r in (2, 3, 4, 5)],
+                         ["MPIR_Gatherv_allcomm_nb"] + ["MPIR_Gatherv_allcomm_linear"] * 3)
+
+    def test_mpich_keys_csel_asserts_on(self):
+        for coll, key in (("gather", "is_commutative=yes"), ("gatherv", "total_msg_size<=64"),
+                          ("scatter", "avg_msg_size<=64"), ("scatterv", "count<=8"),
+                          ("allgather", "is_op_built_in=yes")):
+            tree = {"collective=" + coll: {key: {"algorithm=MPIR_X": {}}}}
+            problems = check_mpich_tree(tree)
+            self.assertTrue(any("does not evaluate" in p and coll in p for p in problems), (coll, key, problems))
 
 
 class Rules(unittest.TestCase):

@@ -15,7 +15,7 @@ from .choose import choose
 from .common import COLLECTIVES, TuneError, binary, fail_input
 from .launch import usage_line
 from .mpich import mpich_base_tree, mpich_params, mpich_tree
-from .openmpi import ompi_rules
+from .openmpi import OMPI_UNTUNED, ompi_rules, ompi_untuned_text
 from .report import command_line, report
 from .sweep import read_measurements, sweep, write_measurements
 from .verify import verify
@@ -33,8 +33,8 @@ class OneLineParser(argparse.ArgumentParser):
 
 def parse_args(argv):
     p = OneLineParser(
-        description="Tune the system MPI's alltoall, allgather, allreduce, reduce_scatter_block, reduce_scatter and "
-        "allgatherv selection from mcb measurements: "
+        description="Tune the system MPI's alltoall, allgather, allreduce, reduce_scatter_block, reduce_scatter, "
+        "allgatherv, gather, gatherv, scatter and scatterv selection from mcb measurements: "
         "forces each of the MPI's algorithms, keeps the ones that beat its default beyond the noise, writes an "
         "Open MPI rules file or an MPICH JSON tuning file, and verifies one (--verify).")
     p.add_argument("--build", help="mcb build directory (default: build, build-mpich with --mpi mpich, "
@@ -43,7 +43,8 @@ def parse_args(argv):
     p.add_argument("--mpi-prefix", metavar="PREFIX", help="an MPI installed in a prefix of its own "
                    "(scripts/mpi/build-mpi.sh: /opt/mcb/openmpi-5.0.7, /opt/mcb/mpich-4.2.1): launcher "
                    "PREFIX/bin/mpiexec, its ompi_info or mpivars beside it, the MPI told by them")
-    p.add_argument("--collectives", default=",".join(COLLECTIVES), help="comma-separated (default all six)")
+    p.add_argument("--collectives", help="comma-separated (default all ten; Open MPI: all but gatherv and "
+                   "scatterv, which coll/tuned cannot select: named, they are refused)")
     p.add_argument("-n", "--ranks", default="2", help="process counts, one launch each: a list a,b,c (default 2)")
     p.add_argument("-m", "--message-size", help="sizes, as mcb -m (default 1:1048576; 4:1048576 for allreduce, "
                    "whose floats make 4 B the smallest)")
@@ -74,13 +75,7 @@ def parse_args(argv):
     p.add_argument("-v", "--verbose", action="store_true", help="print every command")
     args = p.parse_args(argv)
 
-    args.collectives = [c.strip() for c in args.collectives.split(",") if c.strip()]
-    for c in args.collectives:
-        if c not in COLLECTIVES:
-            fail_input("--collectives %s: expected alltoall, allgather, allreduce, reduce_scatter_block, "
-                       "reduce_scatter or allgatherv" % c)
-    if not args.collectives:
-        fail_input("--collectives: none given")
+    parse_collectives(args)
     try:
         args.ranks = sorted({int(x) for x in args.ranks.split(",") if x.strip()})
     except ValueError:
@@ -124,6 +119,7 @@ def parse_args(argv):
     if args.mpi and detected != args.mpi:
         fail_input("--mpi %s, but %s is linked against %s" % (args.mpi, first, LIBRARY_NAME[detected]))
     args.mpi = detected
+    ompi_tunable(args, args.collectives)
     try:
         if args.mpi_prefix:
             require_prefix_library(first, args.mpi_prefix)
@@ -132,6 +128,33 @@ def parse_args(argv):
     except MpiToolError as e:
         fail_input(str(e))
     return args
+
+
+def parse_collectives(args):
+    """--collectives as a list (default: all), and whether it was given."""
+    args.collectives_given = args.collectives is not None
+    args.collectives = [c.strip() for c in (args.collectives or ",".join(COLLECTIVES)).split(",") if c.strip()]
+    for c in args.collectives:
+        if c not in COLLECTIVES:
+            fail_input("--collectives %s: expected alltoall, allgather, allreduce, reduce_scatter_block, "
+                       "reduce_scatter, allgatherv, gather, gatherv, scatter or scatterv" % c)
+    if not args.collectives:
+        fail_input("--collectives: none given")
+
+
+def ompi_tunable(args, colls):
+    """Open MPI cannot tune gatherv and scatterv (openmpi.OMPI_UNTUNED): named in
+    --collectives, they end tune.py with one line; by default they are left
+    out, and the report (or --verify's output) says so in one line
+    (args.left_out). `colls`: those that would run (or were measured)."""
+    args.left_out = ""
+    untuned = [c for c in colls if c in OMPI_UNTUNED]
+    if args.mpi != "openmpi" or not untuned:
+        return
+    if args.collectives_given:
+        fail_input(ompi_untuned_text(untuned))
+    args.left_out = "# left out: %s" % ompi_untuned_text(untuned)
+    args.collectives = [c for c in args.collectives if c not in OMPI_UNTUNED]
 
 
 def detect_mpi(path):
@@ -171,6 +194,7 @@ def main(argv=None):
             rows = read_measurements(args.measurements)
             mpi = rows[0]["mpi"]
             args.mpi = mpi
+            ompi_tunable(args, sorted({r["collective"] for r in rows if r["collective"] in args.collectives}))
             if mpi == "mpich" and not args.mpich_base_json:
                 if args.build is None:
                     args.build = build_dir(REPO, mpi, args.mpi_prefix)
@@ -190,6 +214,9 @@ def main(argv=None):
                                                              args.threshold * 100)
             print(head)
             f.write(head + "\n" + command_line() + "\n")
+            if getattr(args, "left_out", ""):
+                print(args.left_out)
+                f.write(args.left_out + "\n")
             text = report(table, mpi, args.threshold, sys.stdout, None if args.measurements else os.cpu_count())
             f.write(text)
             path = write_file(args, table, mpi, version, args.out)

@@ -4,7 +4,9 @@ that ends it with one line (TuneError: exit status 2 for bad input, else
 
 import os
 
-COLLECTIVES = ("alltoall", "allgather", "allreduce", "reduce_scatter_block", "reduce_scatter", "allgatherv")
+# gather, gatherv, scatter and scatterv: mcb's binaries root them at rank 0 (no option), so does the sweep.
+COLLECTIVES = ("alltoall", "allgather", "allreduce", "reduce_scatter_block", "reduce_scatter", "allgatherv",
+               "gather", "gatherv", "scatter", "scatterv")
 # mcb's -m size is the vector for these (float elements), one rank's block
 # for the others (char): what the MPIs' size tests multiply by the
 # communicator's size or not.
@@ -31,7 +33,8 @@ def sizes_text(args, coll):
 
 def vector_bytes(coll, size_bytes, ranks):
     """The bytes of the whole vector of one call: mcb's size for the
-    reductions, the block x the communicator's size for the others."""
+    reductions, the block x the communicator's size for the others (the
+    root's whole buffer for gather and scatter)."""
     return size_bytes if coll in VECTOR else size_bytes * ranks
 
 

@@ -12,22 +12,47 @@ import copy
 import json
 import os
 import re
+import sys
 
 from mpi_tools import (MpiToolError, find_launcher, linked_mpi, mpi_version, mpivars_output,
                        parse_mpivars_algorithms, parse_mpivars_value, tool_beside)
 
 from .choose import ranges
-from .common import VECTOR, TuneError, binary, fail_input, vector_bytes
+from .common import COLLECTIVES, VECTOR, TuneError, binary, fail_input, vector_bytes
 from .launch import file_config, first_error, launch, mpi_env
 
 # The size test MPICH's selection supports per collective (src/mpi/coll/src/csel.c:
 # get_avg_msgsize has none of allgather, allgatherv and the reduce-scatters;
 # get_total_msgsize is the whole vector: the block x the communicator's size
 # for allgather, the sum of the counts for allgatherv and reduce_scatter, the
-# count x the communicator's size for reduce_scatter_block).
+# count x the communicator's size for reduce_scatter_block; gather and scatter:
+# the count x the communicator's size, in elements, not bytes, in 4.0.2 and
+# 4.2.1 (the datatype's size is read, then overwritten: `total_bytes =
+# count * comm_size`), the send count at every rank for gather, the receive
+# count for scatter (mcb passes the block at every rank, the root included);
+# tune.py sweeps char, where the two are the same). gatherv and scatterv have
+# no size test at all (get_total_msgsize and get_avg_msgsize assert on them,
+# as get_count does): None, a choice per communicator size only.
 MPICH_SIZE_KEY = {"alltoall": "avg_msg_size", "allreduce": "avg_msg_size", "allgather": "total_msg_size",
                   "allgatherv": "total_msg_size", "reduce_scatter": "total_msg_size",
-                  "reduce_scatter_block": "total_msg_size"}
+                  "reduce_scatter_block": "total_msg_size", "gather": "total_msg_size", "scatter": "total_msg_size",
+                  "gatherv": None, "scatterv": None}
+# What csel.c (4.0.2, 4.2.1) evaluates a key for, per collective (is_commutative(),
+# get_avg_msgsize() ...: any other collective reaches MPIR_Assert(0)); the
+# collectives of tune.py only (the nonblocking ones have their own lists).
+MPICH_KEY_COLLECTIVES = {
+    "is_sendbuf_inplace": ("alltoall",),
+    "is_commutative": ("allreduce", "reduce_scatter", "reduce_scatter_block"),
+    "is_op_built_in": ("allreduce",),
+    "is_block_regular": ("reduce_scatter",),
+    "avg_msg_size": ("alltoall", "allreduce"),
+    "count": ("allgather", "allgatherv", "allreduce", "reduce_scatter", "reduce_scatter_block"),
+    "total_msg_size": ("alltoall", "allgather", "allgatherv", "allreduce", "reduce_scatter", "reduce_scatter_block",
+                       "gather", "scatter"),
+}
+# The values whose container serves both communicator kinds (coll_algorithms.txt:
+# "allcomm: 1"): MPIR_<Coll>_allcomm_<value>, not _intra_.
+MPICH_ALLCOMM = {"gatherv": ("nb", "linear"), "scatterv": ("nb", "linear")}
 
 
 def mpich_rule_bytes(coll, size_bytes, ranks):
@@ -37,13 +62,15 @@ def mpich_rule_bytes(coll, size_bytes, ranks):
 def mpich_container(coll, value):
     """MPIR_CVAR_<COLL>_INTRA_ALGORITHM value -> the JSON container name."""
     title = coll.capitalize()
-    return "MPIR_%s_allcomm_nb" % title if value == "nb" else "MPIR_%s_intra_%s" % (title, value)
+    allcomm = value == "nb" or value in MPICH_ALLCOMM.get(coll, ())
+    return "MPIR_%s_%s_%s" % (title, "allcomm" if allcomm else "intra", value)
 
 
 def mpich_value(coll, container):
     title = coll.capitalize()
-    if container == "MPIR_%s_allcomm_nb" % title:
-        return "nb"
+    for value in ("nb",) + MPICH_ALLCOMM.get(coll, ()):
+        if container == "MPIR_%s_allcomm_%s" % (title, value):
+            return value
     prefix = "MPIR_%s_intra_" % title
     return container[len(prefix):] if container.startswith(prefix) else None
 
@@ -231,23 +258,14 @@ def mpich_tree(table, base, known=None, values=None):
                     mpich_container(coll, c[1]), "MPIR_CVAR_%s_INTRA_ALGORITHM" % coll.upper(), c[1]))
     for coll in sorted({c for c, _ in table}):
         top = tree.get("collective=" + coll)
+        if isinstance(top, dict) and list(top)[:1] and list(top)[0].startswith("algorithm="):
+            # gatherv, scatterv: one container for both kinds of communicator
+            top = tree["collective=" + coll] = collections.OrderedDict([("comm_type=intra", top),
+                                                                        ("comm_type=inter", top)])
         if not isinstance(top, dict) or "comm_type=intra" not in top:
             raise TuneError("MPICH's base tree has no collective=%s / comm_type=intra" % coll)
         default = top["comm_type=intra"]
-        chain = collections.OrderedDict()
-        below = 1
-        for ranks in sorted(r for c, r in table if c == coll):
-            if ranks - 1 >= below:
-                chain["comm_size<=%d" % (ranks - 1)] = default
-            sized = collections.OrderedDict()
-            key = MPICH_SIZE_KEY[coll]
-            for first, last, c in ranges(table[(coll, ranks)]):
-                sized["%s<=%d" % (key, mpich_rule_bytes(coll, last, ranks))] = \
-                    container(mpich_container(coll, c[1]), values) if c else default
-            sized["%s=any" % key] = default
-            chain["comm_size<=%d" % ranks] = sized
-            below = ranks + 1
-        chain["comm_size=any"] = default
+        chain = mpich_chain(table, coll, default, values)
         if coll == "alltoall":  # tuned for separate buffers; MPI_IN_PLACE keeps MPICH's choice
             intra = collections.OrderedDict([("is_sendbuf_inplace=no", chain), ("is_sendbuf_inplace=yes", default)])
         elif coll == "allreduce":  # tuned for MPI_SUM on float; other operations keep MPICH's choice
@@ -257,13 +275,45 @@ def mpich_tree(table, base, known=None, values=None):
                 ("is_commutative=no", default)])
         elif coll in VECTOR:  # the reduce-scatters: csel asserts on is_op_built_in for them
             intra = collections.OrderedDict([("is_commutative=yes", chain), ("is_commutative=no", default)])
-        else:
+        else:  # the allgathers, and the rooted ones (no operation: csel asserts on is_commutative)
             intra = chain
         top["comm_type=intra"] = intra
     problems = check_mpich_tree(tree)
     if problems:
         raise TuneError("internal error: the MPICH tree would make MPICH assert: %s" % problems[0])
     return tree
+
+
+def mpich_chain(table, coll, default, values):
+    """comm_size<=N tests, each over its chosen ranges (MPICH's size key), the
+    sizes and communicator sizes not measured left to `default`. gatherv and
+    scatterv (no size key): an algorithm only where it was chosen at every
+    measured size, and then for every size at that communicator size (a note
+    on stderr says so, or why none)."""
+    chain = collections.OrderedDict()
+    below = 1
+    key = MPICH_SIZE_KEY[coll]
+    for ranks in sorted(r for c, r in table if c == coll):
+        if ranks - 1 >= below:
+            chain["comm_size<=%d" % (ranks - 1)] = default
+        rs = ranges(table[(coll, ranks)])
+        if key is None:
+            one = rs[0][2] if len(rs) == 1 else None
+            print("tune.py: note: MPICH has no message-size test for %s (csel asserts on one), so a choice holds for "
+                  "every size of a communicator size: %d ranks: %s" % (
+                      coll, ranks, "%s at every size" % one[0] if one else "MPICH's own (the measured sizes do not "
+                      "agree on one algorithm)"), file=sys.stderr, flush=True)
+            chain["comm_size<=%d" % ranks] = container(mpich_container(coll, one[1]), values) if one else default
+        else:
+            sized = collections.OrderedDict()
+            for first, last, c in rs:
+                sized["%s<=%d" % (key, mpich_rule_bytes(coll, last, ranks))] = \
+                    container(mpich_container(coll, c[1]), values) if c else default
+            sized["%s=any" % key] = default
+            chain["comm_size<=%d" % ranks] = sized
+        below = ranks + 1
+    chain["comm_size=any"] = default
+    return chain
 
 
 MPICH_BOOLEAN = re.compile(r"^(is_multi_threaded|comm_type|comm_hierarchy|is_node_consecutive|is_sendbuf_inplace|"
@@ -275,11 +325,14 @@ MPICH_KEYS = re.compile(r"^(collective=\w+|comm_type=(intra|inter)|is_multi_thre
                         r"=(yes|no)|comm_avg_ppn(<=|<)\d+|comm_hierarchy=(parent|node_roots|node|flat|any))$")
 
 
-def check_mpich_tree(tree, where="top"):
+def check_mpich_tree(tree, where="top", coll=None):
     """What MPICH 4.x's parser and validate_tree() assert on: a non-object, an
     unknown key, an '=any' test (any key ending in '=any', or 'any': csel.c's
     key_is_any) that is not the last of its siblings, a size or count test
-    with no sibling after it."""
+    with no sibling after it; and what its search asserts on: a test under
+    one of tune.py's collectives that csel does not evaluate for it
+    (MPICH_KEY_COLLECTIVES: is_commutative under gather, any size under
+    gatherv)."""
     problems = []
     if not isinstance(tree, dict) or not tree:
         return ["%s: expected a non-empty object" % where]
@@ -298,8 +351,13 @@ def check_mpich_tree(tree, where="top"):
             problems.append("%s: '%s' is followed by a sibling" % (where, k))
         elif last and not MPICH_BOOLEAN.match(k) and not is_any:
             problems.append("%s: '%s' has no following sibling (the failure path)" % (where, k))
+        name = re.split(r"<=|<|=", k)[0]
+        if coll in COLLECTIVES and coll not in MPICH_KEY_COLLECTIVES.get(name, (coll,)):
+            problems.append("%s: '%s' under collective=%s: MPICH's csel does not evaluate %s for %s and asserts"
+                            % (where, k, coll, name, coll))
         child = list(tree.values())[i]
-        problems += check_mpich_tree(child, "%s/%s" % (where, k))
+        sub = k[len("collective="):] if k.startswith("collective=") else coll
+        problems += check_mpich_tree(child, "%s/%s" % (where, k), sub)
     return problems
 
 
@@ -311,7 +369,8 @@ def mpich_lookup(tree, coll, ranks, size_bytes, dtype_size):
     while pof2 * 2 <= ranks:
         pof2 *= 2
     avg = size_bytes
-    total = vector_bytes(coll, size_bytes, ranks)
+    # gather, scatter: MPICH counts elements, not bytes (MPICH_SIZE_KEY)
+    total = count * ranks if coll in ("gather", "scatter") else vector_bytes(coll, size_bytes, ranks)
 
     def test(k):
         if k == "any":

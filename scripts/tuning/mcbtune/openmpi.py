@@ -16,8 +16,19 @@ from .launch import launch
 from .openmpi_trace import read_trace
 
 # Collective ids of the rules file (ompi/mca/coll/base/coll_base_functions.h, COLLTYPE).
-OMPI_COLL_ID = {"allgather": 0, "allgatherv": 1, "allreduce": 2, "alltoall": 3, "reduce_scatter": 12,
-                "reduce_scatter_block": 13}
+OMPI_COLL_ID = {"allgather": 0, "allgatherv": 1, "allreduce": 2, "alltoall": 3, "gather": 9, "reduce_scatter": 12,
+                "reduce_scatter_block": 13, "scatter": 15}
+# COLLTYPE has gatherv (10) and scatterv (16), but coll/tuned of 4.1 and 5.0 has
+# no algorithm for them (its module sets coll_gatherv and coll_scatterv to NULL:
+# coll/basic's linear ones run; ompi_info lists no coll_tuned_gatherv_algorithm),
+# so a rule for them is read and never used: tune.py writes none.
+OMPI_UNTUNED = ("gatherv", "scatterv")
+
+
+def ompi_untuned_text(colls):
+    return ("Open MPI has no tunable algorithm for %s: coll/tuned (4.1, 5.0) has none (no "
+            "coll_tuned_<coll>_algorithm; coll/basic's linear one runs), so a rules file cannot change it"
+            % " or ".join(colls))
 
 
 def ompi_rule_bytes(coll, size_bytes, ranks):
@@ -26,8 +37,10 @@ def ompi_rule_bytes(coll, size_bytes, ranks):
     the reduce-scatters (reduce_scatter: the sum of the counts;
     reduce_scatter_block: the count x the communicator's size), one block x
     the communicator's size for alltoall and allgather, the sum of the
-    counts for allgatherv. mcb's size_bytes is the vector (the reductions)
-    or one block (the others; --counts equal)."""
+    counts for allgatherv, the send count x the communicator's size for
+    gather and scatter (the root's whole buffer: each rank compares its own
+    send count, which mcb passes at every rank). mcb's size_bytes is the
+    vector (the reductions) or one block (the others; --counts equal)."""
     return vector_bytes(coll, size_bytes, ranks)
 
 
@@ -39,6 +52,8 @@ def ompi_algorithms(args, coll):
     """[(name, value)] of coll_tuned_<coll>_algorithm as the Open MPI in use
     lists them (ompi_info beside the launcher, --parsable), 0 ("ignore")
     left out: 4.1 and 5.0 differ (5.0's allgather 7 is sparbit)."""
+    if coll in OMPI_UNTUNED:
+        raise TuneError(ompi_untuned_text([coll]), 2)
     tool = ompi_info_path(args)
     if tool is None:
         raise TuneError("ompi_info not found beside %s or on PATH" % args.launcher)
@@ -89,12 +104,15 @@ def ompi_rules(table, segment_size=0, version="4", max_requests=0):
     In format 2 every alltoall rule carries `max_requests` (0: Open MPI's
     default, no limit, which the forced runs used) as its fifth number."""
     fmt = ompi_rules_format(version)
+    untuned = sorted({coll for coll, _ in table if coll not in OMPI_COLL_ID})
+    if untuned:
+        raise TuneError(ompi_untuned_text(untuned))
     colls = sorted({coll for coll, _ in table}, key=lambda c: OMPI_COLL_ID[c])
     lines = [OMPI_RULES_VERSION_LINE % fmt] if fmt > 1 else []
     lines += ["# Open MPI coll/tuned dynamic rules written by mcb's scripts/tuning/tune.py for Open MPI %s." % version,
               "# Use: --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename FILE",
               "# Rule lines: message size (bytes: the whole vector; one block x communicator size for alltoall, "
-              "allgather and allgatherv), algorithm",
+              "allgather, allgatherv, gather and scatter), algorithm",
               "# (0: Open MPI's fixed decision), fan in/out, segment size%s." % (
                   ", max requests (alltoall only; format 2)" if fmt > 1 else ""),
               "# Measured communicator sizes only.",

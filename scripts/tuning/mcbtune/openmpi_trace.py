@@ -22,7 +22,7 @@ OMPI_FUNCTIONS = {
                   "recursive_doubling": "allreduce_intra_recursivedoubling", "ring": "allreduce_intra_ring",
                   "segmented_ring": "allreduce_intra_ring_segmented",
                   "rabenseifner": "allreduce_intra_redscat_allgather"},
-    # scripts/peers/mpi_shm.py's forced peers (issue 71); not tuned by tune.py yet.
+    # Issue 71's collectives (scripts/peers/mpi_shm.py's forced peers too).
     "reduce_scatter_block": {"basic_linear": "reduce_scatter_block_basic_linear",
                              "recursive_doubling": "reduce_scatter_block_intra_recursivedoubling",
                              "recursive_halving": "reduce_scatter_block_intra_recursivehalving",
@@ -34,6 +34,11 @@ OMPI_FUNCTIONS = {
                    "ring": "allgatherv_intra_ring", "neighbor": "allgatherv_intra_neighborexchange",
                    "two_proc": "allgatherv_intra_two_procs",
                    "sparbit": "allgatherv_intra_sparbit"},  # Open MPI 5.0: allgatherv 6
+    # The rooted ones (coll/tuned has no gatherv or scatterv).
+    "gather": {"basic_linear": "gather_intra_basic_linear", "binomial": "gather_intra_binomial",
+               "linear_sync": "gather_intra_linear_sync"},
+    "scatter": {"basic_linear": "scatter_intra_basic_linear", "binomial": "scatter_intra_binomial",
+                "linear_nb": "scatter_intra_linear_nb"},
 }
 TRACE_LIBRARY = "src/tune/libmcb_ompi_coll_trace.so"
 

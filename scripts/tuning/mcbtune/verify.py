@@ -44,7 +44,7 @@ def verify(args):
             raise TuneError("%s: MPICH would assert: %s" % (path, problems[0]))
         known = {c: dict(mpich_algorithms(args, c)) for c in args.collectives}
         base, _ = mpich_base_tree(args)
-    print(command_line())
+    print(command_line() + ("\n" + args.left_out if getattr(args, "left_out", "") else ""))
     failures = []
     cores = os.cpu_count() or 1
     with tempfile.TemporaryDirectory(prefix="mcb-verify-") as tmp:
