@@ -62,3 +62,10 @@ add_test(NAME decomposition_check
                  ${PROJECT_BINARY_DIR} ${MCB_MPI_FLAVOR} ${CMAKE_CURRENT_BINARY_DIR}/decomposition)
 set_tests_properties(decomposition_check PROPERTIES LABELS "scripts;mpi;bad_input" TIMEOUT 120
                      PASS_REGULAR_EXPRESSION "decomposition_check: ok" FAIL_REGULAR_EXPRESSION "FAIL|Traceback")
+
+# scripts/peers/ext_mpi.sh without ext_mpi: its bad input, one line and exit
+# 2, and its driver compiling against this MPI (tests/scripts/ext_mpi_check.sh).
+add_test(NAME ext_mpi_check COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/scripts/ext_mpi_check.sh ${PROJECT_SOURCE_DIR}
+                                    ${MPI_C_COMPILER})
+set_tests_properties(ext_mpi_check PROPERTIES LABELS "scripts;bad_input" TIMEOUT 60
+                     PASS_REGULAR_EXPRESSION "ext_mpi_check: ok" FAIL_REGULAR_EXPRESSION "FAIL")
