@@ -80,3 +80,12 @@ mcb_multihost_test(multihost_reduce_scatter_3x3 9 ${H3x3} --expect-rows 8 --expe
 mcb_multihost_test(multihost_allgatherv_3x3 9 ${H3x3} --expect-rows 4 --expect-stdout "${NODES_3x3}: block"
                    -- $<TARGET_FILE:mcb_allgatherv> --algorithm shm_recursive_exchange,system -c -m 1,1000 -i 2 -x 0
                    --counts heavy --in-place)
+
+# The shared-memory gatherv and scatterv (shm_linear) across real nodes in
+# cyclic order: rank 0 unpacks (packs) the leaders' packs.
+foreach(coll gatherv scatterv)
+  mcb_multihost_test(multihost_${coll}_shm_linear_2x3_cyclic 6 n1:3,n2:3 --expect-rows 4
+                     --expect-stdout "ranks: 6, nodes: 2, ranks per node: 3, rank order: cyclic"
+                     -- $<TARGET_FILE:mcb_${coll}> --algorithm shm_linear --interface all -c -m 1,1000 -i 2 -x 0
+                     --counts linear --rank-order cyclic)
+endforeach()

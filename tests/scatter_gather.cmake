@@ -268,3 +268,48 @@ mcb_bad_input(allgather_shm_factors 4 "shm_recursive_exchange: --factors -2,2: t
               -- $<TARGET_FILE:mcb_allgather> --algorithm shm_recursive_exchange --factors=-2,2)
 mcb_bad_input(allgather_shm_factors_product 4 "the allgather factors multiply to 2, not to the 4 ranks per node"
               -- $<TARGET_FILE:mcb_allgather> --algorithm shm_recursive_exchange --factors=2)
+
+# The shared-memory gather(v) and scatter(v) (shm_linear) beyond the
+# sweeps' defaults (every P in 1..8 and cyclic virtual nodes, --copy auto,
+# persistent): every copy path and interface at 2, 3, 5 and 7 ranks
+# (registered buffers at 2 and 3), in place and not, the v-forms with every
+# --counts choice; one node and two in cyclic order in one launch (--nodes
+# 1,2), three nodes of 2 in block order in place, two regions of a node;
+# real nodes in tests/multihost.cmake.
+set(SG_SHM_LINEAR ${SG_BLOCK_SIZES} -c -i 3 -x 1 --algorithm shm_linear --interface all)
+foreach(coll gather gatherv scatter scatterv)
+  set(bin $<TARGET_FILE:mcb_${coll}>)
+  foreach(c linear heavy zeros)
+    set(v_${c})
+    if(coll MATCHES "v$")
+      set(v_${c} --counts ${c})
+    endif()
+  endforeach()
+  mcb_mpi_test(${coll}_shm_linear_p2 2 --expect-ranks --expect-rows 16 --expect-stdout "copy=registered"
+               --expect-stdout "copy=cma" -- ${bin} ${SG_SHM_LINEAR} --copy registered,cma --buffers registered ${v_zeros})
+  mcb_mpi_test(${coll}_shm_linear_registered_p3 3 --expect-ranks --expect-rows 24 --expect-stdout "in place: yes"
+               -- ${bin} ${SG_SHM_LINEAR} --copy registered,cma,copy-in --buffers registered --in-place ${v_heavy})
+  mcb_mpi_test(${coll}_shm_linear_p5 5 --expect-ranks --expect-rows 16 --expect-stdout "copy=cma"
+               -- ${bin} ${SG_SHM_LINEAR} --copy cma,copy-in ${v_linear})
+  mcb_mpi_test(${coll}_shm_linear_p7 7 --expect-ranks --expect-rows 16 --expect-stdout "in place: yes"
+               -- ${bin} ${SG_SHM_LINEAR} --copy cma,copy-in --in-place ${v_zeros})
+  mcb_mpi_test(${coll}_shm_linear_nodes_p6 6 --expect-rows 16 --expect-stdout "copy_out|inter_node"
+               --expect-stdout "ranks: 3, nodes: 1, ranks per node: 3 .virtual nodes., rank order: cyclic"
+               --expect-stdout "ranks: 6, nodes: 2, ranks per node: 3 .virtual nodes., rank order: cyclic"
+               -- ${bin} ${SG_SHM_LINEAR} --ranks-per-node 3 --rank-order cyclic --nodes 1,2 ${v_heavy})
+  if(coll MATCHES "v$")  # (the sweep runs gather and scatter in place on 3 cyclic nodes of 2)
+    mcb_mpi_test(${coll}_shm_linear_nodes_p6_in_place 6 --expect-ranks --expect-rows 8
+                 --expect-stdout "nodes: 3, ranks per node: 2 .virtual nodes., rank order: block"
+                 -- ${bin} ${SG_SHM_LINEAR} --ranks-per-node 2 --in-place ${v_zeros})
+  endif()
+endforeach()
+mcb_mpi_test(gatherv_shm_linear_regions_p6 6 --expect-ranks --expect-rows 8 --expect-stdout "region: size:3"
+             -- $<TARGET_FILE:mcb_gatherv> ${SG_SHM_LINEAR} --region size:3 --counts linear)
+mcb_bad_input(gather_shm_linear_nodes_cma 4 "shm_linear .gather.: --copy cma: only copy-in here .several nodes"
+              -- $<TARGET_FILE:mcb_gather> --algorithm shm_linear --copy cma --ranks-per-node 2)
+mcb_bad_input(scatterv_shm_linear_registered 3
+              "shm_linear .scatterv.: --copy registered: not every rank's send and receive buffers are registered"
+              -- $<TARGET_FILE:mcb_scatterv> --algorithm shm_linear --copy registered --buffers mixed)
+mcb_bad_input(scatter_shm_linear_cma_refused 3
+              "shm_linear .scatter.: --copy cma: cross-memory attach is refused: process_vm_readv from pid [0-9]+: Operation not permitted"
+              --preload $<TARGET_FILE:mcb_cma_refuse> -- $<TARGET_FILE:mcb_scatter> --algorithm shm_linear --copy cma)

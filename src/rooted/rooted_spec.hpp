@@ -54,6 +54,7 @@ inline CollectiveSpec gather_spec(const char* binary, const std::vector<Algorith
   spec.in_place_offset = [](int rank, const Shape& s) { return s.at(rank); };
   spec.root_result = true;
   spec.bus_factor = [](int p) { return (p - 1.0) / p; };  // nccl-tests' gather: (n-1)/n arrives at the root
+  spec.registered_buffers = true;                         // shm_linear reads them in place
   if (v) {
     spec.shape = Shape::spread;
     spec.vcounts = true;
@@ -73,6 +74,7 @@ inline CollectiveSpec scatter_spec(const char* binary, const std::vector<Algorit
   spec.result_elements = [](const Shape& s, int rank) { return s.of(rank); };
   spec.in_place_offset = [](int, const Shape&) { return std::size_t{0}; };
   spec.bus_factor = [](int p) { return (p - 1.0) / p; };  // nccl-tests' scatter: (n-1)/n leaves the root
+  spec.registered_buffers = true;                         // shm_linear reads rank 0's in place
   if (v) {
     spec.shape = Shape::spread;
     spec.vcounts = true;

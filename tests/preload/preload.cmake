@@ -271,7 +271,7 @@ mcb_preload_bad(report "MCB_PRELOAD_REPORT=yes" "MCB_PRELOAD_REPORT=yes: expecte
 mcb_preload_bad(cache "MCB_ALLTOALL=tra;MCB_PRELOAD_CACHE=8" "MCB_PRELOAD_CACHE=8: expected SHAPES,PLANS")
 mcb_preload_bad(setup "MCB_ALLREDUCE=system;MCB_PRELOAD_SETUP=0" "MCB_PRELOAD_SETUP=0: expected a positive integer")
 mcb_preload_bad(gatherv_unknown "MCB_GATHERV=shm_tree"
-                "MCB_GATHERV=shm_tree: unknown gatherv algorithm 'shm_tree' \\(known: system, system_persistent, linear, binomial\\)")
+                "MCB_GATHERV=shm_tree: unknown gatherv algorithm 'shm_tree' \\(known: system, system_persistent, linear, binomial, shm_linear\\)")
 mcb_preload_bad(reduce_scatter_inner "MCB_REDUCE_SCATTER=shm_recursive_exchange:inner=bruck"
                 "MCB_REDUCE_SCATTER=shm_recursive_exchange:inner=bruck: shm_recursive_exchange: inner=bruck: expected one of system, ring, recursive_halving, pairwise")
 mcb_preload_bad(bcast_unknown "MCB_BCAST=shm_ring" "MCB_BCAST=shm_ring: unknown bcast algorithm 'shm_ring' \\(known: system, shm_tree\\)")
@@ -302,8 +302,8 @@ function(preload_set_served out who)
 endfunction()
 preload_set_served(set_served "")
 set(set_shm MCB_REDUCE=shm_tree MCB_REDUCE_SCATTER_BLOCK=shm_recursive_exchange
-    MCB_REDUCE_SCATTER=shm_recursive_exchange MCB_ALLGATHERV=shm_recursive_exchange MCB_GATHER=binomial
-    MCB_GATHERV=linear MCB_SCATTER=linear MCB_SCATTERV=binomial)
+    MCB_REDUCE_SCATTER=shm_recursive_exchange MCB_ALLGATHERV=shm_recursive_exchange MCB_GATHER=shm_linear
+    MCB_GATHERV=shm_linear MCB_SCATTER=shm_linear MCB_SCATTERV=shm_linear)
 set(set_classic MCB_REDUCE=shm_tree:copy=copy-in MCB_REDUCE_SCATTER_BLOCK=recursive_halving
     MCB_REDUCE_SCATTER=ring MCB_ALLGATHERV=ring MCB_GATHER=linear MCB_GATHERV=binomial MCB_SCATTER=binomial
     MCB_SCATTERV=linear)

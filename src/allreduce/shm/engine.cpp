@@ -366,8 +366,12 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
   const void* send = args.sendbuf;
   void* recv = args.recvbuf;
   const std::size_t bytes = args.block_bytes();
-  // The input's bytes: the vector, or out of place options.send_bytes.
-  auto in_bytes = [bytes, sb = options.send_bytes](const void* s) { return s == MPI_IN_PLACE || sb == 0 ? bytes : sb; };
+  // Where registration is looked up: the receive buffer's bytes, and the
+  // input's (the receive buffer in place, or options.send_bytes).
+  const std::size_t out_bytes = options.recv_bytes > 0 ? options.recv_bytes : bytes, send_bytes = options.send_bytes;
+  auto in_bytes = [out_bytes, send_bytes](const void* s) {
+    return s == MPI_IN_PLACE || send_bytes == 0 ? out_bytes : send_bytes;
+  };
 
   Plan plan;
   for (const auto& [name, value] : resolved) plan.set_param(name, value);
@@ -383,7 +387,7 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
     const Peers peers = discover_peers(dom);
     std::vector<Descriptor> all;
     const Path path =
-        agree_path(who, args.comm, dom, peers, describe(Call{send, recv}.in(), recv, in_bytes(send), bytes, peers),
+        agree_path(who, args.comm, dom, peers, describe(Call{send, recv}.in(), recv, in_bytes(send), out_bytes, peers),
                    requested, copy_in_only, cma_ratio, all);
     std::shared_ptr<Engines> engines = setup(std::make_shared<ShmSegment>(dom, bytes, peers, slot_bytes));
     auto r = std::make_shared<const Reach>(reach(all, path));
@@ -415,7 +419,7 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
   const std::string per_call = copy_in_only.empty() ? requested : "copy-in";
   plan.add(options.phase,
            [comm = args.comm, dom, key, setup = std::move(setup), traffic, note, report, last, hot, send, recv, bytes,
-            slot_bytes, per_call, copy_in = per_call == "copy-in", send_bytes = options.send_bytes, cma_ratio] {
+            slot_bytes, per_call, copy_in = per_call == "copy-in", send_bytes, out_bytes, cma_ratio] {
              if (copy_in && hot->phases && hot->still()) {
                if (hot->engines->region()) hot->engines->seg().begin_call(hot->engines->id());
                for (const auto& phase : *hot->phases) phase.run(hot->call);
@@ -428,7 +432,7 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
              if (copy_in)
                r.path = Path::copy_in;
              else
-               call.entered = enter_call(*e, call, bytes, send_bytes, per_call, cma_ratio);
+               call.entered = enter_call(*e, call, out_bytes, send_bytes, per_call, cma_ratio);
              const auto& phases = (copy_in ? e->get(Path::copy_in) : *e->agreed).phases;
              if (copy_in) {  // the next call of these engines runs them directly (Hot)
                hot->phases = &phases;

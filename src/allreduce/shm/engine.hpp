@@ -196,6 +196,10 @@ struct EngineOptions {
   /// registration is looked up; 0: args.block_bytes(), as the receive
   /// buffer's.
   std::size_t send_bytes = 0;
+  /// The receive buffer's bytes (and in place the input's), where
+  /// registration is looked up; 0: args.block_bytes(). A scatter's
+  /// non-root receives less than the segment's region holds.
+  std::size_t recv_bytes = 0;
   /// --copy auto takes cross-memory attach only where each rank reads at
   /// least this many bytes from a peer in one system call (0: always,
   /// where the probe found it fast).

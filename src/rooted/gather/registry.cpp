@@ -7,7 +7,8 @@ namespace mcb::gather {
 
 #define MCB_GATHER_ALGORITHMS(X) \
   X(linear)                      \
-  X(binomial)
+  X(binomial)                    \
+  X(shm_linear)
 
 MCB_ALGORITHM_REGISTRY(gather, MCB_GATHER_ALGORITHMS)
 MCB_ALGORITHM_REGISTRY_AS(v_algorithms, gatherv, MCB_GATHER_ALGORITHMS)

@@ -30,6 +30,13 @@ Plan linear(const CollArgs& args);
 /// gather.
 Plan binomial(const CollArgs& args);
 
+/// Shared memory (allreduce/shm's engine): every rank's block to rank 0
+/// through the node's segment (copy-in), in place (registered buffers) or
+/// by process_vm_readv (cma), --interface persistent or blocking; across
+/// nodes the leaders' packs by MPI_Gatherv. Phases: copy_in, gather,
+/// complete (one node); copy_in, inter_node, copy_out (several).
+Plan shm_linear(const CollArgs& args, const Layout& layout, const Params& params);
+
 /// Every gather algorithm that mcb_gather offers, and the same after
 /// MPI_Gatherv's system entries (mcb_gatherv).
 const std::vector<Algorithm>& algorithms();

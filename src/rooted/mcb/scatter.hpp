@@ -29,6 +29,13 @@ Plan linear(const CollArgs& args);
 /// Phase: scatter.
 Plan binomial(const CollArgs& args);
 
+/// Shared memory (allreduce/shm's engine): every rank's block from rank 0
+/// through the node's segment (copy-in), in place (registered buffers) or
+/// by process_vm_readv (cma), --interface persistent or blocking; across
+/// nodes the leaders' packs by MPI_Scatterv. Phases: copy_in, scatter,
+/// complete (one node); copy_in, inter_node, scatter (several).
+Plan shm_linear(const CollArgs& args, const Layout& layout, const Params& params);
+
 /// Every scatter algorithm that mcb_scatter offers, and the same after
 /// MPI_Scatterv's system entries (mcb_scatterv).
 const std::vector<Algorithm>& algorithms();

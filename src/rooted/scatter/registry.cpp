@@ -7,7 +7,8 @@ namespace mcb::scatter {
 
 #define MCB_SCATTER_ALGORITHMS(X) \
   X(linear)                       \
-  X(binomial)
+  X(binomial)                     \
+  X(shm_linear)
 
 MCB_ALGORITHM_REGISTRY(scatter, MCB_SCATTER_ALGORITHMS)
 MCB_ALGORITHM_REGISTRY_AS(v_algorithms, scatterv, MCB_SCATTER_ALGORITHMS)

@@ -1,0 +1,101 @@
+// What the shared-memory gather and scatter (shm_linear) share: the
+// domains of the shared-memory engine (nodes, or regions with --region:
+// allreduce/shm/shm.hpp's Domain) as packs of their ranks' blocks, each
+// domain's ranks in domain-rank order, the domains in the order of their
+// leaders' lane (Domain::lane of domain rank 0: nodes by node, regions by
+// rank), computed from the layout alone (no communication). Between domains
+// the leaders gather or scatter these packs at rank 0 with MPI_Gatherv or
+// MPI_Scatterv; where the packs in lane order are the blocks in rank order
+// (block order on nodes) rank 0's buffers take them as they are, else
+// (cyclic order) through a buffer of packs that rank 0 unpacks or packs.
+#pragma once
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "mcb/collective.hpp"
+#include "mcb/error.hpp"
+#include "mcb/layout.hpp"
+#include "shm/shm.hpp"
+
+namespace mcb::rooted {
+
+struct ShmPacks {
+  int domains = 1;
+  int domain = 0;                           // mine (its leader's lane rank)
+  int root_domain = 0;                      // rank 0's
+  std::vector<std::vector<int>> members;    // by domain: its ranks in domain-rank order
+  std::vector<std::size_t> at;              // by rank: its block's start in its domain's pack (bytes)
+  std::vector<int> pack_count;              // by domain: its pack (elements)
+  std::vector<int> pack_displ;              // by domain: its pack's start among the packs (elements)
+  std::size_t max_block = 0, max_pack = 0;  // bytes
+  bool rank_order = true;  // domain k holds ranks kQ .. kQ+Q-1: the packs in lane order are the blocks in rank order
+  /// Where domain k's pack starts in rank 0's receive (gather) or send
+  /// (scatter) buffer when rank_order, else in the buffer of packs (elements).
+  int pack_at(const CollArgs& args, int k) const {
+    return rank_order ? static_cast<int>(args.displ_of(members[static_cast<std::size_t>(k)][0]))
+                      : pack_displ[static_cast<std::size_t>(k)];
+  }
+};
+
+/// The packs of `dom` for args' blocks; throws Error naming `who` unless rank
+/// 0 is the first rank (domain rank 0) of its domain.
+inline ShmPacks shm_packs(const char* who, const CollArgs& args, const Layout& layout,
+                          const allreduce::detail::Domain& dom) {
+  namespace ad = allreduce::detail;
+  const int p = args.size();
+  const std::size_t elem = args.type_bytes();
+  const ad::Lanes lanes = ad::lanes_of(layout, dom);
+  const bool by_region = dom.name == "region";
+  auto key = [&](int r) {
+    const int node = layout.node_of()[static_cast<std::size_t>(r)];
+    const int local = layout.local_rank_of()[static_cast<std::size_t>(r)];
+    return by_region ? std::make_pair(node, layout.local_regions()[static_cast<std::size_t>(local)])
+                     : std::make_pair(node, 0);
+  };
+  // The leaders in lane order: by node, or (regions) by rank.
+  std::vector<int> leaders;
+  for (int r = 0; r < p; ++r)
+    if (lanes.drank[static_cast<std::size_t>(r)] == 0) leaders.push_back(r);
+  if (!by_region)
+    std::stable_sort(leaders.begin(), leaders.end(), [&](int a, int b) {
+      return layout.node_of()[static_cast<std::size_t>(a)] < layout.node_of()[static_cast<std::size_t>(b)];
+    });
+  std::map<std::pair<int, int>, int> index;
+  for (std::size_t k = 0; k < leaders.size(); ++k) index[key(leaders[k])] = static_cast<int>(k);
+  ShmPacks s;
+  s.domains = static_cast<int>(leaders.size());
+  s.members.assign(leaders.size(), std::vector<int>(static_cast<std::size_t>(dom.size), -1));
+  std::vector<int> domain_of(static_cast<std::size_t>(p));
+  for (int r = 0; r < p; ++r) {
+    const int k = index.at(key(r));
+    domain_of[static_cast<std::size_t>(r)] = k;
+    s.members[static_cast<std::size_t>(k)][static_cast<std::size_t>(lanes.drank[static_cast<std::size_t>(r)])] = r;
+  }
+  if (lanes.drank[0] != 0) throw Error(std::string(who) + ": rank 0 must be the first rank of its " + dom.name);
+  s.domain = domain_of[static_cast<std::size_t>(args.rank())];
+  s.root_domain = domain_of[0];
+  s.at.assign(static_cast<std::size_t>(p), 0);
+  int displ = 0;
+  for (int k = 0; k < s.domains; ++k) {
+    std::size_t at = 0;
+    int j = 0;
+    for (int r : s.members[static_cast<std::size_t>(k)]) {
+      s.at[static_cast<std::size_t>(r)] = at;
+      at += static_cast<std::size_t>(args.count_of(r)) * elem;
+      s.max_block = std::max(s.max_block, static_cast<std::size_t>(args.count_of(r)) * elem);
+      s.rank_order = s.rank_order && r == k * dom.size + j++;
+    }
+    s.pack_count.push_back(static_cast<int>(at / elem));
+    s.pack_displ.push_back(displ);
+    displ += s.pack_count.back();
+    s.max_pack = std::max(s.max_pack, at);
+  }
+  return s;
+}
+
+}  // namespace mcb::rooted
