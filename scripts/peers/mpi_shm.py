@@ -47,7 +47,11 @@ run is one line, never a silent fallback to another algorithm):
                 reduce_scatter non-overlapping 1, recursive_halving 2, ring 3,
                 butterfly 4; allgatherv default 1, bruck 2, ring 3, neighbor
                 4, two_proc 5), each forced as the allgather's above and
-                proved by the same trace, against mcb's shm_recursive_exchange.
+                proved by the same trace, against mcb's shm_recursive_exchange;
+                gather and scatter the same (4.1.4: basic_linear 1, binomial
+                2, linear_sync 3 / linear_nb 3) against mcb's shm_linear,
+                gatherv and scatterv against the default only (coll/tuned
+                has no algorithm for them: coll/basic's linear runs).
                 The report ends with mcb against the fastest of them per size
                 (the largest of mcb's ratios to each, every one measured side
                 by side in its own launch). --no-forced: the default only.
@@ -91,7 +95,8 @@ run is one line, never a silent fallback to another algorithm):
 
 mcb's side: allreduce `shm_recursive_exchange` and `shm_tree`, reduce and
 bcast `shm_tree` (--mcb-allreduce etc.), blocking interface (as MPI_Allreduce;
---interface), on plain buffers with `--copy copy-in` and on registered
+--interface), on plain buffers with `--copy copy-in` (--plain-path auto or
+cma: another path) and on registered
 buffers (`--buffers registered --copy auto`, where the MPI's collective
 runs on the same registered buffers: auto is what such a user gets, the
 small path's copy-in below its switch (until 2026-12-02 also below 4 KiB
@@ -163,7 +168,11 @@ SHM_COLLS = ("allreduce", "reduce", "bcast")
 # plain and registered buffers.
 # allgather_shm is mcb_allgather's shared-memory form (the allgather entry
 # compares the classic algorithms with Open MPI's tuned ones).
-NEW_COLLS = ("reduce_scatter_block", "reduce_scatter", "allgatherv", "allgather_shm")
+# gather, gatherv, scatter, scatterv: mcb's shm_linear (rooted at 0) against
+# the MPI's default and its own algorithms forced (Open MPI's coll/tuned has
+# gather and scatter algorithms, none for the v-forms: their default only).
+ROOTED_COLLS = ("gather", "gatherv", "scatter", "scatterv")
+NEW_COLLS = ("reduce_scatter_block", "reduce_scatter", "allgatherv", "allgather_shm") + ROOTED_COLLS
 BUFFERED = SHM_COLLS + NEW_COLLS
 ALL_COLLS = SHM_COLLS + ("allgather",) + NEW_COLLS
 BINARY = {c: "mcb_" + c for c in ALL_COLLS}
@@ -171,8 +180,10 @@ BINARY["allgather_shm"] = "mcb_allgather"
 # The coll/tuned collective whose algorithms are each new collective's peers.
 TUNED_COLL = {"reduce_scatter_block": "reduce_scatter_block", "reduce_scatter": "reduce_scatter",
               "allgatherv": "allgatherv", "allgather_shm": "allgather", "allgather": "allgather"}
+TUNED_COLL.update({c: c for c in ROOTED_COLLS})
 DEFAULT_MCB = {"allreduce": "shm_recursive_exchange,shm_tree", "reduce": "shm_tree", "bcast": "shm_tree"}
 DEFAULT_MCB.update({c: "shm_recursive_exchange" for c in NEW_COLLS})
+DEFAULT_MCB.update({c: "shm_linear" for c in ROOTED_COLLS})
 # mcb's allgather and the name Open MPI's ompi_info gives the same algorithm.
 ALLGATHER_PAIRS = [("sparbit", "sparbit"), ("ring", "ring"), ("bruck", "bruck"),
                    ("recursive_doubling", "recursive_doubling"), ("neighbor_exchange", "neighbor")]
@@ -362,8 +373,7 @@ def mcb_args(args, conf, sizes, iterations, warmup, csv_path, algorithms, valida
     if conf.coll in BUFFERED:
         if conf.mcb:
             cmd += ["--interface", args.interface]
-        flags = BUFFERS[conf.buffers] if conf.buffers == "plain" else BUFFERS[conf.buffers][:-1] + [
-            args.registered_path]
+        flags = BUFFERS[conf.buffers][:-1] + [args.plain_path if conf.buffers == "plain" else args.registered_path]
         cmd += flags if conf.mcb else flags[:-2]
     if validate:
         cmd += ["-c"]
@@ -880,9 +890,10 @@ def header(args, out, check=False):
         out.append("# 2 ranks bound to cores; %d interleaved runs; per size the median over runs of each run's "
                    "median (per iteration the slowest rank); ratio = the median over runs of mcb / the MPI's peer "
                    "in the same launch (<= 1.00: mcb at least as fast)" % args.repeats)
-    out.append("# mcb: --interface %s; plain buffers --copy copy-in, registered --buffers registered --copy "
+    out.append("# mcb: --interface %s; plain buffers --copy %s, registered --buffers registered --copy "
                "%s (the MPI's collective on the same buffers); -i %s -x %s%s"
-               % (args.interface, args.registered_path, args.iterations if args.iterations is not None else "default",
+               % (args.interface, args.plain_path, args.registered_path,
+                  args.iterations if args.iterations is not None else "default",
                   args.warmup if args.warmup is not None else "default",
                   "; --fresh-send (both: every rank writes its input before each iteration)"
                   if getattr(args, "fresh_send", False) else ""))
@@ -1217,10 +1228,14 @@ def parse_args(argv):
     p.add_argument("--mcb-reduce", default=DEFAULT_MCB["reduce"])
     p.add_argument("--mcb-bcast", default=DEFAULT_MCB["bcast"])
     p.add_argument("--interface", default="blocking", choices=["blocking", "persistent"])
+    p.add_argument("--plain-path", default="copy-in", choices=["copy-in", "auto", "cma"],
+                   help="mcb's --copy on plain buffers (default copy-in, the design's reference; auto: what a "
+                        "user gets, cma where it works and pays)")
     p.add_argument("--registered-path", default="auto", choices=["auto", "registered"],
                    help="mcb's --copy on registered buffers (default auto: what a user gets)")
     p.add_argument("-m", "--sizes", default="4:67108864", help="allreduce, reduce, bcast sizes (mcb -m)")
-    p.add_argument("--allgather-sizes", default="1:1048576", help="allgather block sizes (mcb -m)")
+    p.add_argument("--allgather-sizes", default="1:1048576",
+                   help="block sizes of the allgathers, gathers and scatters (mcb -m)")
     p.add_argument("--fresh-send", action="store_true",
                    help="mcb's --fresh-send for mcb and the MPI alike: every rank writes its input before each "
                         "iteration, untimed (docs/timing.md, warm buffers)")
@@ -1271,7 +1286,7 @@ def parse_args(argv):
     args.mcb.update({c: DEFAULT_MCB[c].split(",") for c in NEW_COLLS})
     args.sizes = {c: args.sizes for c in SHM_COLLS + ("reduce_scatter_block", "reduce_scatter")}
     args.check_sizes_text = {c: args.check_sizes for c in SHM_COLLS + ("reduce_scatter_block", "reduce_scatter")}
-    for c in ("allgather", "allgatherv", "allgather_shm"):
+    for c in ("allgather", "allgatherv", "allgather_shm") + ROOTED_COLLS:
         args.sizes[c] = args.allgather_sizes
         args.check_sizes_text[c] = args.check_allgather_sizes
     try:
