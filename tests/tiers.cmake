@@ -39,6 +39,8 @@ set(MCB_TIER_SWEEP
     # Issue 71's collectives: 1, 2, 5 and 7 ranks and the cyclic virtual
     # nodes stay; the matrix keeps double at 7 ranks and int in place.
     "(reduce_scatter_block|reduce_scatter|allgatherv|gather|gatherv|scatter|scatterv)_${_p}(_in_place)?"
+    # shm_linear: 2, 5 and 7 ranks and the virtual nodes stay; 3 is the sweep's.
+    "(gather|gatherv|scatter|scatterv)_shm_linear_registered_p3"
     "reduce_scatter(_block)?_matrix_(int8|uint64)_[a-z]+_p7"
     "reduce_scatter(_block)?_matrix_(uint8|int16|uint16|int32|uint32|int64|float)_sum_p5_in_place"
     "tra_${_p}"
