@@ -20,6 +20,7 @@
 #include "mcb/collective.hpp"
 #include "mcb/error.hpp"
 #include "mcb/layout.hpp"
+#include "shm/engine.hpp"
 #include "shm/shm.hpp"
 
 namespace mcb::rooted {
@@ -96,6 +97,25 @@ inline ShmPacks shm_packs(const char* who, const CollArgs& args, const Layout& l
     s.max_pack = std::max(s.max_pack, at);
   }
   return s;
+}
+
+/// The engine options the gather and the scatter share (their buffers'
+/// bytes, send_bytes and recv_bytes, are each one's own): cma replaces the
+/// copy in and the copy out with one read, which pays up to P/(P-1) times a
+/// memcpy; on one node copy-in touches the inputs, the regions and the
+/// receive buffers.
+inline allreduce::detail::EngineOptions shm_options(const CollArgs& args, const std::string& phase, std::size_t total,
+                                                    const ShmPacks& packs, bool nodes, int q) {
+  namespace ad = allreduce::detail;
+  const int p = args.size();
+  ad::EngineOptions options;
+  options.shape = ad::counts_key(args);
+  options.phase = phase;
+  options.cma_min = ad::kCmaMinPiece;
+  options.cma_piece = total / static_cast<std::size_t>(p);
+  options.cma_ratio = p > 1 ? static_cast<double>(p) / (p - 1) : 1.0;
+  if (!nodes) options.copy_in_footprint = 2 * total + static_cast<std::size_t>(q) * packs.max_block;
+  return options;
 }
 
 }  // namespace mcb::rooted

@@ -177,7 +177,7 @@ Plan shm_linear(const CollArgs& args, const Layout& layout, const Params& params
   u->nodes = u->dom.count > 1;
   u->displs = ad::part_bytes(args);
   for (int k = 0; k < u->packs.domains; ++k) u->gv_displs.push_back(u->packs.pack_at(args, k));
-  const int q = u->dom.size, p = args.size();
+  const int q = u->dom.size;
   const std::size_t elem = args.type_bytes(), total = u->total();
   if (total == 0) {  // no block anywhere: nothing to move
     Plan none;
@@ -188,18 +188,9 @@ Plan shm_linear(const CollArgs& args, const Layout& layout, const Params& params
   // every rank alike (the blocking interface's arena grows by it).
   CollArgs region = args;
   region.count = static_cast<int>((u->nodes ? u->packs.max_pack : u->packs.max_block) / elem);
-  ad::EngineOptions options;
-  options.shape = ad::counts_key(args);
-  options.phase = phase;
+  ad::EngineOptions options = rooted::shm_options(args, phase, total, u->packs, u->nodes, q);
   options.send_bytes = std::max(elem, u->block(u->me));
   options.recv_bytes = total;  // every receive buffer holds the P blocks (in place: my input)
-  options.cma_min = ad::kCmaMinPiece;
-  options.cma_piece = total / static_cast<std::size_t>(p);
-  // cma replaces the copy in and out with one read (rank 0's P-1 copies out
-  // after the copies in: P/(P-1)); copy-in touches the inputs, the regions
-  // and rank 0's receive buffer.
-  options.cma_ratio = p > 1 ? static_cast<double>(p) / (p - 1) : 1.0;
-  if (!u->nodes) options.copy_in_footprint = 2 * total + static_cast<std::size_t>(q) * u->packs.max_block;
   std::shared_ptr<const Setup> cu = u;
   auto setup = [cu](std::shared_ptr<ad::ShmSegment> seg) {
     auto packed = std::make_shared<Buffer>(

@@ -180,7 +180,7 @@ Plan shm_linear(const CollArgs& args, const Layout& layout, const Params& params
   u->nodes = u->dom.count > 1;
   u->displs = ad::part_bytes(args);
   for (int k = 0; k < u->packs.domains; ++k) u->sv_displs.push_back(u->packs.pack_at(args, k));
-  const int q = u->dom.size, p = args.size();
+  const int q = u->dom.size;
   const std::size_t elem = args.type_bytes(), total = u->total();
   if (total == 0) {  // no block anywhere: nothing to move
     Plan none;
@@ -191,20 +191,11 @@ Plan shm_linear(const CollArgs& args, const Layout& layout, const Params& params
   // every rank alike (the blocking interface's arena grows by it).
   CollArgs region = args;
   region.count = static_cast<int>((u->nodes ? u->packs.max_pack : u->packs.max_block) / elem);
-  ad::EngineOptions options;
-  options.shape = ad::counts_key(args);
-  options.phase = phase;
+  ad::EngineOptions options = rooted::shm_options(args, phase, total, u->packs, u->nodes, q);
   // Rank 0 sends the P blocks, the others nothing (the benchmark's buffer
   // of one element); each receives its block, rank 0 in place all of them.
   options.send_bytes = u->root ? total : elem;
   options.recv_bytes = u->root ? total : std::max(elem, u->block(u->me));
-  options.cma_min = ad::kCmaMinPiece;
-  options.cma_piece = total / static_cast<std::size_t>(p);
-  // cma replaces the copy in and out with one read (the P-1 copies in
-  // before the copies out: P/(P-1)); copy-in touches rank 0's input, the
-  // regions and the receive buffers.
-  options.cma_ratio = p > 1 ? static_cast<double>(p) / (p - 1) : 1.0;
-  if (!u->nodes) options.copy_in_footprint = 2 * total + static_cast<std::size_t>(q) * u->packs.max_block;
   std::shared_ptr<const Setup> cu = u;
   auto setup = [cu](std::shared_ptr<ad::ShmSegment> seg) {
     auto packed = std::make_shared<Buffer>(
