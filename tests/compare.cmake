@@ -69,3 +69,10 @@ add_test(NAME ext_mpi_check COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/scripts/ext_mpi_
                                     ${MPI_C_COMPILER})
 set_tests_properties(ext_mpi_check PROPERTIES LABELS "scripts;bad_input" TIMEOUT 60
                      PASS_REGULAR_EXPRESSION "ext_mpi_check: ok" FAIL_REGULAR_EXPRESSION "FAIL")
+
+# scripts/peers/mpi_shm.py's bad input, one line and exit 2, no run
+# (tests/scripts/mpi_shm_check.sh).
+add_test(NAME mpi_shm_check COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/scripts/mpi_shm_check.sh ${MCB_SYSTEM_PYTHON}
+                                    ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR} ${MCB_MPI_FLAVOR})
+set_tests_properties(mpi_shm_check PROPERTIES LABELS "scripts;bad_input" TIMEOUT 60
+                     PASS_REGULAR_EXPRESSION "mpi_shm_check: ok" FAIL_REGULAR_EXPRESSION "FAIL|Traceback")

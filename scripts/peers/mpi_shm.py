@@ -1217,6 +1217,11 @@ def sizes_of(text):
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+
+    def one_line(msg):  # a bad option is one line, not argparse's usage and error
+        print("mpi_shm.py: %s" % msg, file=sys.stderr)
+        sys.exit(2)
+    p.error = one_line
     p.add_argument("--mpi-prefix", required=True, help="the MPI's prefix (scripts/mpi/build-mpi.sh NAME)")
     p.add_argument("--mpi", choices=["openmpi", "mpich"],
                    help="the MPI of a prefix that holds both, as Debian's /usr (default: the one its tools name)")
