@@ -6,10 +6,12 @@
 // with every line equal to the sum of all weights (mod 2^64: a rank counted
 // twice or missed shows). Within a stage no rank may read a line that
 // another rank writes, and whoever reads my region must be in my readers.
-// Also: factor parsing, its errors, and the default factors.
+// Also: factor parsing, its errors, the default factors, and when a waiting
+// rank yields its CPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <set>
 #include <string>
@@ -396,6 +398,19 @@ TEST(ExchangeSchedule, ParseNodeFactors) {
   EXPECT_EQ(error("2,-2", 4),
             "shm_tree: --node-factors 2,-2: the reduce_scatter factors (negative) come before the allgather factors");
   EXPECT_NE(error("-2,y", 4).find("--node-factors -2,y: 'y' is not a factor"), std::string::npos);
+}
+
+// A waiting rank yields soon when the ranks outnumber their CPUs, never when
+// it is bound to a CPU of its own (only a foreign process could take it),
+// late when unbound.
+TEST(ShmSegment, SpinBeforeYield) {
+  using std::chrono::microseconds;
+  const auto never = std::chrono::steady_clock::duration::max();
+  EXPECT_EQ(spin_before_yield(1, 2, 2), never);              // --bind-to core, a CPU each
+  EXPECT_EQ(spin_before_yield(1, 1, 2), microseconds(2));    // bound to the same CPU
+  EXPECT_EQ(spin_before_yield(2, 2, 3), microseconds(2));    // 3 unbound ranks on 2 CPUs
+  EXPECT_EQ(spin_before_yield(2, 2, 2), microseconds(200));  // unbound, a CPU each
+  EXPECT_EQ(spin_before_yield(0, 0, 2), microseconds(2));    // the masks unknown
 }
 
 }  // namespace

@@ -31,21 +31,26 @@ static_assert(sizeof(Descriptor) <= kSlot, "a descriptor must fit its slot");
 namespace {
 std::atomic<long> segments_held{0};  // ShmSegments alive in this process
 
-// Whether the ranks of `node` are more than the CPUs they may run on
-// together (the union of their affinity masks): then a waiting rank must
-// give up its core soon, as the rank it waits for may need it.
-bool oversubscribed(MPI_Comm node, int ranks) {
+// The affinity masks of this rank and of every rank of `node` together.
+std::chrono::steady_clock::duration spin_of(MPI_Comm node, int ranks) {
   cpu_set_t set;
   CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) != 0) return true;  // unknown: assume the worst
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return spin_before_yield(0, 0, ranks);  // unknown
+  const int own = CPU_COUNT(&set);
   constexpr int kWords = static_cast<int>(sizeof set / sizeof(unsigned long));
   unsigned long words[kWords];
   std::memcpy(words, &set, sizeof set);
   MPI_Allreduce(MPI_IN_PLACE, words, kWords, MPI_UNSIGNED_LONG, MPI_BOR, node);
   std::memcpy(&set, words, sizeof set);
-  return CPU_COUNT(&set) < ranks;
+  return spin_before_yield(own, CPU_COUNT(&set), ranks);
 }
 }  // namespace
+
+std::chrono::steady_clock::duration spin_before_yield(int own_cpus, int job_cpus, int ranks) {
+  using std::chrono::microseconds;
+  if (own_cpus < 1 || job_cpus < ranks) return microseconds(2);
+  return own_cpus == 1 ? std::chrono::steady_clock::duration::max() : microseconds(200);
+}
 
 ShmSegment::ShmSegment(MPI_Comm node, std::size_t bytes, Peers peers, std::size_t slot_bytes)
     : peers_(std::move(peers)) {
@@ -78,7 +83,7 @@ ShmSegment::ShmSegment(MPI_Comm node, std::size_t bytes, Peers peers, std::size_
   for (std::uint32_t parity = 0; parity < 2; ++parity) new (&version(rank_, parity)) std::atomic<std::uint32_t>(0);
   known_.resize(static_cast<std::size_t>(size_));
   seen_.assign(static_cast<std::size_t>(size_), 0);
-  spin_ = oversubscribed(node, size_) ? std::chrono::microseconds(2) : std::chrono::microseconds(200);
+  spin_ = spin_of(node, size_);
   ++segments_held;
   MPI_Barrier(node);  // every flag and version is zero before anyone reads it
 }
@@ -151,7 +156,8 @@ void ShmSegment::wait(int q, std::uint32_t target) const {
   // allreduce on two bound ranks: 0.51 us against 0.18 us at 8 B, 2.8x; and
   // yielding after 2 us there still made the copy-in allreduce at 2 bound
   // ranks 1.1-1.6x slower from 1 KiB to 256 KiB on a virtual machine, where
-  // a system call is expensive (issue 48): with a CPU each, spin 200 us.
+  // a system call is expensive (issue 48): with a CPU each, spin 200 us,
+  // and ranks bound to a CPU each never yield (spin_before_yield).
   std::chrono::steady_clock::time_point start{};
   for (int spins = 0;; ++spins) {
     const std::uint32_t now = flag(q).load(std::memory_order_acquire);

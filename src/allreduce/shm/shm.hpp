@@ -32,6 +32,17 @@ namespace mcb::allreduce::detail {
 
 constexpr std::size_t kCacheLine = 64;
 
+// How long ShmSegment::wait spins before it yields its CPU, given the CPUs
+// this rank may run on (0: unknown), those the node's ranks may run on
+// together and their number. More ranks than CPUs (or unknown): 2 us, as
+// the rank it waits for may need its core. A rank bound to one CPU
+// otherwise: never (max), as no rank of the job can be on its core, only a
+// foreign process, and yielding to that costs a whole scheduler slice per
+// wait (a blocking gatherv of 1 MiB blocks took 4 ms a call beside a busy
+// loop on the other core, 0.2-0.5 ms without the yield; issue 71).
+// Unbound ranks: 200 us.
+std::chrono::steady_clock::duration spin_before_yield(int own_cpus, int job_cpus, int ranks);
+
 class ShmSegment {
  public:
   /// Collective over `node`: every rank gets a data region of `bytes`
@@ -122,8 +133,8 @@ class ShmSegment {
   std::vector<Descriptor> known_;    // every rank's, as of the last exchange
   std::vector<std::uint32_t> seen_;  // the version of each in known_
   std::uint64_t known_changes_ = 0;
-  std::uint64_t last_engines_ = 0;     // whose blocking call was the last (begin_call; 0: none)
-  std::chrono::microseconds spin_{2};  // how long wait() spins before it yields
+  std::uint64_t last_engines_ = 0;  // whose blocking call was the last (begin_call; 0: none)
+  std::chrono::steady_clock::duration spin_{std::chrono::microseconds(2)};  // wait()'s spin before it yields
   Peers peers_;
   std::vector<char*> data_;
   std::vector<std::atomic<std::uint32_t>*> flags_;
