@@ -287,6 +287,12 @@ foreach(coll gather gatherv scatter scatterv)
   endforeach()
   mcb_mpi_test(${coll}_shm_linear_p2 2 --expect-ranks --expect-rows 16 --expect-stdout "copy=registered"
                --expect-stdout "copy=cma" -- ${bin} ${SG_SHM_LINEAR} --copy registered,cma --buffers registered ${v_zeros})
+  if(coll STREQUAL "gather" OR coll STREQUAL "scatterv")  # --copy auto at 2 ranks: cma from 32 KiB blocks
+    mcb_mpi_test(${coll}_shm_linear_auto_p2 2 --expect-ranks --expect-rows 4 --expect-stdout "copy=cma"
+                 --expect-stdout "copy=copy-in" --expect-stderr "copy path cma.*auto takes it wherever it works"
+                 -- ${bin} -m 1024,65536 -c -i 3 -x 1 --algorithm shm_linear --interface persistent,blocking -v)
+    set_tests_properties(${coll}_shm_linear_auto_p2 PROPERTIES SKIP_REGULAR_EXPRESSION "cross-memory attach refused")
+  endif()
   mcb_mpi_test(${coll}_shm_linear_registered_p3 3 --expect-ranks --expect-rows 24 --expect-stdout "in place: yes"
                -- ${bin} ${SG_SHM_LINEAR} --copy registered,cma,copy-in --buffers registered --in-place ${v_heavy})
   mcb_mpi_test(${coll}_shm_linear_p5 5 --expect-ranks --expect-rows 16 --expect-stdout "copy=cma"

@@ -13,6 +13,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -103,7 +104,13 @@ inline ShmPacks shm_packs(const char* who, const CollArgs& args, const Layout& l
 /// bytes, send_bytes and recv_bytes, are each one's own): cma replaces the
 /// copy in and the copy out with one read, which pays up to P/(P-1) times a
 /// memcpy; on one node copy-in touches the inputs, the regions and the
-/// receive buffers.
+/// receive buffers. At 2 ranks auto takes cma (from kCmaMinPiece) wherever
+/// it works: the copy-in there is two copies one after the other, the
+/// second from the other core's cache, which the probe's local memcpy does
+/// not price (paired on 2 bound ranks, Open MPI 4.1.4's default in the
+/// same launch, 32 KiB-16 MiB blocks, two machine states: cma 0.69-1.04
+/// of it, copy-in 0.61-3.08; issue 71). From 3 ranks the others copy in
+/// side by side while the root reads every block: the probe decides.
 inline allreduce::detail::EngineOptions shm_options(const CollArgs& args, const std::string& phase, std::size_t total,
                                                     const ShmPacks& packs, bool nodes, int q) {
   namespace ad = allreduce::detail;
@@ -113,7 +120,7 @@ inline allreduce::detail::EngineOptions shm_options(const CollArgs& args, const 
   options.phase = phase;
   options.cma_min = ad::kCmaMinPiece;
   options.cma_piece = total / static_cast<std::size_t>(p);
-  options.cma_ratio = p > 1 ? static_cast<double>(p) / (p - 1) : 1.0;
+  options.cma_ratio = p > 2 ? static_cast<double>(p) / (p - 1) : std::numeric_limits<double>::infinity();
   if (!nodes) options.copy_in_footprint = 2 * total + static_cast<std::size_t>(q) * packs.max_block;
   return options;
 }

@@ -4,6 +4,7 @@
 #include <mpi.h>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -329,20 +330,18 @@ namespace {
 
 // The -v note of a plan: the copy path taken, what the probe found of
 // cross-memory attach, and (footprint > 0) that auto took it out of cache.
-std::function<std::string(const Peers&, Path)> path_note(const std::string& who, std::size_t footprint,
-                                                         std::size_t llc) {
+std::function<std::string(const Peers&, Path)> path_note(const std::string& who, std::size_t footprint, std::size_t llc,
+                                                         const std::string& auto_text) {
   const std::string cache_text = footprint > 0
                                      ? "; copy-in would touch " + std::to_string(footprint >> 10) +
                                            " KiB per call, the last-level cache is " + std::to_string(llc >> 10) +
                                            " KiB: auto takes cross-memory attach wherever it works"
                                      : "";
-  return [who, cache_text](const Peers& peers, Path path) {
+  return [who, cache_text, auto_text](const Peers& peers, Path path) {
     return who + ": copy path " + to_string(path) + "; cross-memory attach " +
            (!peers.cma       ? "refused: " + peers.cma_why
             : peers.cma_fast ? "as fast as a memcpy: " + peers.cma_speed
-                             : "slower than a memcpy (auto copies in rather, but in an allgather at up to Q/(Q-1) "
-                               "times its time): " +
-                                   peers.cma_speed) +
+                             : "slower than a memcpy (" + auto_text + "): " + peers.cma_speed) +
            cache_text;
   };
 }
@@ -378,7 +377,14 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
   plan.set_param("interface", interface);
   if (!copy_in_only.empty() && requested != "auto" && requested != kAutoNoCma && requested != "copy-in")
     throw Error(who + ": --copy " + requested + ": only copy-in here (" + copy_in_only + ")");
-  const auto note = path_note(who, out_of_cache ? options.copy_in_footprint : 0, llc);
+  char allowance[96];
+  if (requested == kAutoNoCma)
+    std::snprintf(allowance, sizeof allowance, "auto copies in below %zu KiB a peer", options.cma_min >> 10);
+  else if (std::isinf(cma_ratio))
+    std::snprintf(allowance, sizeof allowance, "auto takes it wherever it works");
+  else
+    std::snprintf(allowance, sizeof allowance, "auto takes it at up to %.2f times a memcpy's time", cma_ratio);
+  const auto note = path_note(who, out_of_cache ? options.copy_in_footprint : 0, llc, allowance);
 
   if (interface == "persistent") {
     // The path for these buffers: each domain agrees from its ranks'
