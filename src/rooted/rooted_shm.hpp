@@ -11,6 +11,7 @@
 #pragma once
 
 #include <mpi.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <limits>
@@ -109,10 +110,17 @@ inline ShmPacks shm_packs(const char* who, const CollArgs& args, const Layout& l
 /// second from the other core's cache, which the probe's local memcpy does
 /// not price (paired on 2 bound ranks, Open MPI 4.1.4's default in the
 /// same launch, 32 KiB-16 MiB blocks, two machine states: cma 0.69-1.04
-/// of it, copy-in 0.61-3.08; issue 71). From 3 ranks the others copy in
-/// side by side while the root reads every block: the probe decides.
+/// of it, copy-in 0.61-3.08; issue 71). But a gather (`root_reads`: rank 0
+/// reads what its peer just copied in) whose block fills half the private
+/// cache (the peer's copy-in reads and writes 2b bytes) reads the region
+/// from the shared cache at a memcpy's speed: there the probe decides
+/// again, also out of the last-level cache (gather blocks of 0.5-4 MiB:
+/// copy-in 0.61-0.88 of the default, cma 0.82-1.10, 16 paired launches; 8
+/// MiB 0.85-0.90 against 0.97-1.08; 256 KiB copy-in 1.20-1.34). From 3 ranks
+/// the others copy in side by side while the root reads every block: the
+/// probe decides.
 inline allreduce::detail::EngineOptions shm_options(const CollArgs& args, const std::string& phase, std::size_t total,
-                                                    const ShmPacks& packs, bool nodes, int q) {
+                                                    const ShmPacks& packs, bool nodes, int q, bool root_reads) {
   namespace ad = allreduce::detail;
   const int p = args.size();
   ad::EngineOptions options;
@@ -120,8 +128,12 @@ inline allreduce::detail::EngineOptions shm_options(const CollArgs& args, const 
   options.phase = phase;
   options.cma_min = ad::kCmaMinPiece;
   options.cma_piece = total / static_cast<std::size_t>(p);
-  options.cma_ratio = p > 2 ? static_cast<double>(p) / (p - 1) : std::numeric_limits<double>::infinity();
-  if (!nodes) options.copy_in_footprint = 2 * total + static_cast<std::size_t>(q) * packs.max_block;
+  const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  const bool past_private_cache = root_reads && l2 > 0 && 2 * packs.max_block >= static_cast<std::size_t>(l2);
+  options.cma_ratio =
+      p > 2 || past_private_cache ? static_cast<double>(p) / (p - 1) : std::numeric_limits<double>::infinity();
+  if (!nodes && !past_private_cache)
+    options.copy_in_footprint = 2 * total + static_cast<std::size_t>(q) * packs.max_block;
   return options;
 }
 

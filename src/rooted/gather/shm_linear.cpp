@@ -188,7 +188,7 @@ Plan shm_linear(const CollArgs& args, const Layout& layout, const Params& params
   // every rank alike (the blocking interface's arena grows by it).
   CollArgs region = args;
   region.count = static_cast<int>((u->nodes ? u->packs.max_pack : u->packs.max_block) / elem);
-  ad::EngineOptions options = rooted::shm_options(args, phase, total, u->packs, u->nodes, q);
+  ad::EngineOptions options = rooted::shm_options(args, phase, total, u->packs, u->nodes, q, /*root_reads=*/true);
   options.send_bytes = std::max(elem, u->block(u->me));
   options.recv_bytes = total;  // every receive buffer holds the P blocks (in place: my input)
   std::shared_ptr<const Setup> cu = u;

@@ -191,7 +191,7 @@ Plan shm_linear(const CollArgs& args, const Layout& layout, const Params& params
   // every rank alike (the blocking interface's arena grows by it).
   CollArgs region = args;
   region.count = static_cast<int>((u->nodes ? u->packs.max_pack : u->packs.max_block) / elem);
-  ad::EngineOptions options = rooted::shm_options(args, phase, total, u->packs, u->nodes, q);
+  ad::EngineOptions options = rooted::shm_options(args, phase, total, u->packs, u->nodes, q, /*root_reads=*/false);
   // Rank 0 sends the P blocks, the others nothing (the benchmark's buffer
   // of one element); each receives its block, rank 0 in place all of them.
   options.send_bytes = u->root ? total : elem;
