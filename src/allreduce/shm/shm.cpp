@@ -159,10 +159,10 @@ void ShmSegment::wait(int q, std::uint32_t target) const {
   // a system call is expensive (issue 48): with a CPU each, spin 200 us,
   // and ranks bound to a CPU each never yield (spin_before_yield).
   std::chrono::steady_clock::time_point start{};
-  for (int spins = 0;; ++spins) {
+  for (std::uint64_t spins = 0;; ++spins) {
     const std::uint32_t now = flag(q).load(std::memory_order_acquire);
     if (static_cast<std::int32_t>(now - target) >= 0) return;
-    if (spins % 64 != 63) continue;
+    if (spins % 64 != 63 || spin_ == std::chrono::steady_clock::duration::max()) continue;
     const auto t = std::chrono::steady_clock::now();
     if (spins == 63)
       start = t;
