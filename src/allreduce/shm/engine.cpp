@@ -330,6 +330,18 @@ namespace {
 
 // The -v note of a plan: the copy path taken, what the probe found of
 // cross-memory attach, and (footprint > 0) that auto took it out of cache.
+// What --copy auto does with cross-memory attach here, for -v.
+std::string auto_rule(bool no_cma, std::size_t cma_min, double cma_ratio) {
+  char text[96];
+  if (no_cma)
+    std::snprintf(text, sizeof text, "auto copies in below %zu KiB a peer", cma_min >> 10);
+  else if (std::isinf(cma_ratio))
+    std::snprintf(text, sizeof text, "auto takes it wherever it works");
+  else
+    std::snprintf(text, sizeof text, "auto takes it at up to %.2f times a memcpy's time", cma_ratio);
+  return text;
+}
+
 std::function<std::string(const Peers&, Path)> path_note(const std::string& who, std::size_t footprint, std::size_t llc,
                                                          const std::string& auto_text) {
   const std::string cache_text = footprint > 0
@@ -377,14 +389,8 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
   plan.set_param("interface", interface);
   if (!copy_in_only.empty() && requested != "auto" && requested != kAutoNoCma && requested != "copy-in")
     throw Error(who + ": --copy " + requested + ": only copy-in here (" + copy_in_only + ")");
-  char allowance[96];
-  if (requested == kAutoNoCma)
-    std::snprintf(allowance, sizeof allowance, "auto copies in below %zu KiB a peer", options.cma_min >> 10);
-  else if (std::isinf(cma_ratio))
-    std::snprintf(allowance, sizeof allowance, "auto takes it wherever it works");
-  else
-    std::snprintf(allowance, sizeof allowance, "auto takes it at up to %.2f times a memcpy's time", cma_ratio);
-  const auto note = path_note(who, out_of_cache ? options.copy_in_footprint : 0, llc, allowance);
+  const auto note = path_note(who, out_of_cache ? options.copy_in_footprint : 0, llc,
+                              auto_rule(requested == kAutoNoCma, options.cma_min, cma_ratio));
 
   if (interface == "persistent") {
     // The path for these buffers: each domain agrees from its ranks'
