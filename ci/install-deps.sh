@@ -10,7 +10,7 @@
 # ScaLAPACK's BLACS tester (scalapack-mpi-test, one build per MPI) and
 # gfortran for its Fortran tests, CP2K (cp2k, linked against Open MPI: the
 # preload's application test preload_cp2k and scripts/apps/cp2k.sh), and
-# Chromium to load scripts/compare.py's --html page headless (test
+# Chromium to load scripts/compare/compare.py's --html page headless (test
 # compare_html).
 # Needs root (or sudo). Safe to run again.
 set -euo pipefail

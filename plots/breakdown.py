@@ -17,7 +17,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
-import needs  # noqa: E402 (one line, not a traceback, when a library is missing)
+from lib import needs  # noqa: E402 (one line, not a traceback, when a library is missing)
 
 needs.need("matplotlib", "pandas")
 import matplotlib  # noqa: E402

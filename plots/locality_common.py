@@ -5,7 +5,7 @@ mcb_breakdown (13-16). Figures 7-9 and 11-14 are rows of plots/figure.py's
 TABLE (a helper below and its arguments), the others plots/locality_fig*.py.
 Not a figure script itself (no FIGURES), so plots/all.py leaves it alone.
 """
-import mcbplot  # first: it says which library is missing (scripts/needs.py)
+import mcbplot  # first: it says which library is missing (scripts/lib/needs.py)
 import numpy as np
 
 

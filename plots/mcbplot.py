@@ -33,9 +33,9 @@ import re
 import sys
 
 # One line, not a traceback, when this python3 lacks Debian's libraries
-# (scripts/needs.py).
+# (scripts/lib/needs.py).
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
-import needs  # noqa: E402
+from lib import needs  # noqa: E402
 
 needs.need("matplotlib", "pandas", "numpy")
 import matplotlib  # noqa: E402

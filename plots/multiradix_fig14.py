@@ -11,7 +11,7 @@ Data: allreduce_node-N1-n{P}-run*.csv (and allreduce_node_prime-*.csv when
 present) from scripts/batch/allreduce_node.sbatch.
     /usr/bin/python3 plots/multiradix_fig14.py RESULTS_DIR [-o OUTDIR]
 """
-import mcbplot  # first: it says which library is missing (scripts/needs.py)
+import mcbplot  # first: it says which library is missing (scripts/lib/needs.py)
 import pandas as pd
 
 import multiradix_common as mr

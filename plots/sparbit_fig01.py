@@ -5,7 +5,7 @@ process count (x) and block size (y, 1 B to 1 MiB in the paper), block
 (sequential) rank order, smallest average time. As in the paper, whose
 Figure 1 motivates Sparbit before introducing it, Sparbit is not a category
 here (Figure 5, sparbit_fig05.py, adds it); set WITH_SPARBIT to include it.
-The cells come from scripts/compare_best.py (load() and compare(), the
+The cells come from scripts/compare/compare_best.py (load() and compare(), the
 same as allgather_sparbit-cells.csv): its `best_other` is the fastest
 algorithm other than Sparbit. Legend: every classic algorithm measured.
 
@@ -16,13 +16,13 @@ import glob
 import os
 import sys
 
-import mcbplot  # first: it says which library is missing (scripts/needs.py)
+import mcbplot  # first: it says which library is missing (scripts/lib/needs.py)
 import pandas as pd
 from matplotlib.patches import Patch, Rectangle
 
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
-import compare_best  # noqa: E402
+from compare import compare_best  # noqa: E402
 
 FIGURES = {"sparbit_fig01": "allgather_sparbit-block-n*-run*.csv (scripts/batch/allgather_sparbit.sbatch)"}
 WITH_SPARBIT = False

@@ -6,12 +6,12 @@ fastest shows its improvement over the second best in grey scale, lighter
 is better (the paper's scale; colour bar); any other cell the colour of the
 fastest classic algorithm (ring, neighbor exchange, recursive doubling,
 Bruck); cells not measured stay blank. The cells come from
-scripts/compare_best.py (via sparbit_fig01.cells()).
+scripts/compare/compare_best.py (via sparbit_fig01.cells()).
 
 Data: allgather_sparbit-{block,cyclic}-n{P}-run{r}.csv from scripts/batch/allgather_sparbit.sbatch.
     /usr/bin/python3 plots/sparbit_fig05.py RESULTS_DIR [-o OUTDIR]
 """
-import mcbplot  # first: it says which library is missing (scripts/needs.py)
+import mcbplot  # first: it says which library is missing (scripts/lib/needs.py)
 import numpy as np
 from matplotlib.cm import ScalarMappable
 from matplotlib.colors import ListedColormap, Normalize

@@ -4,13 +4,13 @@ text): per rank order (block, the paper's sequential, and cyclic),
 Table I: the cells where Sparbit is the fastest on the minimum, average or
 maximum time, as the exclusive sets and intersections (share of the union);
 Table II: the mean, median and highest improvement over the second best per
-statistic, where Sparbit is the fastest. Both are scripts/compare_best.py's
+statistic, where Sparbit is the fastest. Both are scripts/compare/compare_best.py's
 own tables (table1, table2), also printed as it prints them.
 
 Data: allgather_sparbit-{block,cyclic}-n{P}-run{r}.csv from scripts/batch/allgather_sparbit.sbatch.
     /usr/bin/python3 plots/sparbit_tables.py RESULTS_DIR [-o OUTDIR]
 """
-import mcbplot  # first: it says which library is missing (scripts/needs.py)
+import mcbplot  # first: it says which library is missing (scripts/lib/needs.py)
 import matplotlib.pyplot as plt
 
 import sparbit_fig01

@@ -12,7 +12,7 @@ params "radix=R"); several runs of a point: the mean of their means and stddevs.
 """
 import math
 
-import mcbplot  # first: it says which library is missing (scripts/needs.py)
+import mcbplot  # first: it says which library is missing (scripts/lib/needs.py)
 from matplotlib.ticker import FuncFormatter
 
 

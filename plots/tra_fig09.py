@@ -10,7 +10,7 @@ varies) from scripts/batch/tra2_radix.sbatch: phases intra_node and inter_node,
 params "radix-intra=R1;radix-inter=R2"; several runs: the mean of their values.
     /usr/bin/python3 plots/tra_fig09.py RESULTS_DIR [-o OUTDIR]
 """
-import mcbplot  # first: it says which library is missing (scripts/needs.py)
+import mcbplot  # first: it says which library is missing (scripts/lib/needs.py)
 from matplotlib.ticker import FuncFormatter
 
 

@@ -9,7 +9,7 @@ mcb --nodes: `nodes` and `ranks` vary within a file); several runs of a
 point: the mean of their values.
     /usr/bin/python3 plots/tra_fig10.py RESULTS_DIR [-o OUTDIR]
 """
-import mcbplot  # first: it says which library is missing (scripts/needs.py)
+import mcbplot  # first: it says which library is missing (scripts/lib/needs.py)
 from matplotlib.ticker import FuncFormatter
 
 

@@ -12,7 +12,7 @@ Data: tra_fft-*.csv from scripts/batch/tra_fft.sbatch (one launch with mcb_fft
 --nodes: `nodes` and `ranks` vary within a file).
     /usr/bin/python3 plots/tra_fig13.py RESULTS_DIR [-o OUTDIR]
 """
-import mcbplot  # first: it says which library is missing (scripts/needs.py)
+import mcbplot  # first: it says which library is missing (scripts/lib/needs.py)
 import numpy as np
 
 

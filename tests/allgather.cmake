@@ -80,11 +80,11 @@ mcb_mpi_test(sparbit_count_p13 13 --expect-stdout "P=6: blocks per step 1,1,3"
              --expect-stdout "P=13: blocks per step 1,2,3,6" --expect-stdout "all counts match the schedule"
              -- $<TARGET_FILE:test_sparbit_count>)
 
-# scripts/compare_best.py: crafted rows with a known answer (in a directory
+# scripts/compare/compare_best.py: crafted rows with a known answer (in a directory
 # of their own: compare_best_runs writes its cells.csv in parallel), then the
 # rows of real block and cyclic runs.
 add_test(NAME compare_best_crafted COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_compare_best.py
-         ${PROJECT_SOURCE_DIR}/scripts/compare_best.py ${CMAKE_CURRENT_BINARY_DIR}/compare_best_crafted)
+         ${PROJECT_SOURCE_DIR}/scripts/compare/compare_best.py ${CMAKE_CURRENT_BINARY_DIR}/compare_best_crafted)
 set_tests_properties(compare_best_crafted PROPERTIES LABELS scripts TIMEOUT 120
                      PASS_REGULAR_EXPRESSION "compare_best: ok" FAIL_REGULAR_EXPRESSION "FAIL")
 set(CB_DIR ${CMAKE_CURRENT_BINARY_DIR}/compare_best)
@@ -95,7 +95,7 @@ mcb_mpi_test(compare_best_cyclic 6 ${AG_ENV} --expect-rows 21
              -- ${AG} -c -m 1,64,4096 -i 5 -x 1 --algorithm all --ranks-per-node 3 --rank-order cyclic
              --csv ${CB_DIR}/cyclic.csv)
 set_tests_properties(compare_best_block compare_best_cyclic PROPERTIES FIXTURES_SETUP compare_best)
-add_test(NAME compare_best_runs COMMAND ${MCB_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/scripts/compare_best.py
+add_test(NAME compare_best_runs COMMAND ${MCB_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/scripts/compare/compare_best.py
          ${CB_DIR}/block.csv ${CB_DIR}/cyclic.csv --cells ${CB_DIR}/cells.csv)
 set_tests_properties(compare_best_runs PROPERTIES FIXTURES_REQUIRED compare_best LABELS scripts TIMEOUT 120
                      PASS_REGULAR_EXPRESSION "rank order block: processes 6.*rank order cyclic: processes 6")

@@ -675,15 +675,15 @@ mcb_bad_input(pingpong_cyclic 4 "pingpong pairs the nodes' local ranks in block 
 # with that reason, not failed (the refusal itself is tested with a shim).
 set_tests_properties(${CMA_TESTS} PROPERTIES SKIP_REGULAR_EXPRESSION "cross-memory attach is refused")
 
-# scripts/reduction_matrix.py: a cell that passes and one the binary refuses
+# scripts/measure/reduction_matrix.py: a cell that passes and one the binary refuses
 # (exit 0), and its bad input (one line, exit 1).
 add_test(NAME scripts_reduction_matrix COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/run_mpi.py --no-mpi
          "--expect-stdout=^int8 +sum +pass +pass" "--expect-stdout=^bfloat16 +sum +refused"
-         -- ${MCB_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/scripts/reduction_matrix.py --build ${PROJECT_BINARY_DIR} -n 2,3
+         -- ${MCB_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/scripts/measure/reduction_matrix.py --build ${PROJECT_BINARY_DIR} -n 2,3
          --types int8,bfloat16 --ops sum --timeout 120)
 add_test(NAME scripts_reduction_matrix_bad_type COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/run_mpi.py
          --no-mpi --expect-exit 1 "--expect-stderr=^reduction_matrix: --types: unknown type quad"
-         -- ${MCB_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/scripts/reduction_matrix.py --build ${PROJECT_BINARY_DIR}
+         -- ${MCB_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/scripts/measure/reduction_matrix.py --build ${PROJECT_BINARY_DIR}
          --types quad)
 set_tests_properties(scripts_reduction_matrix scripts_reduction_matrix_bad_type PROPERTIES LABELS "scripts;mpi"
                      TIMEOUT 300)

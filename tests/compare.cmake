@@ -1,4 +1,4 @@
-# scripts/compare.py, the regression gate between two sets of runs, on crafted
+# scripts/compare/compare.py, the regression gate between two sets of runs, on crafted
 # CSVs with a known answer (tests/compare/make_csvs.py writes them; run_case.py
 # checks the exit status, the flagged rows and the messages). No MPI. Each
 # case writes into a directory of its own: the tests may run in parallel.
@@ -12,13 +12,13 @@
 foreach(case ok regression noisy bad_input plot missing html)
   add_test(NAME compare_${case}
            COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/compare/run_case.py ${case}
-                   ${PROJECT_SOURCE_DIR}/scripts/compare.py ${CMAKE_CURRENT_BINARY_DIR}/compare/${case})
+                   ${PROJECT_SOURCE_DIR}/scripts/compare/compare.py ${CMAKE_CURRENT_BINARY_DIR}/compare/${case})
   set_tests_properties(compare_${case} PROPERTIES LABELS scripts TIMEOUT 60
                        PASS_REGULAR_EXPRESSION "compare: ok" FAIL_REGULAR_EXPRESSION "FAIL|Traceback")
 endforeach()
 set_tests_properties(compare_html PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77)
 
-# scripts/osu_parity.py (mcb against OSU) with a stand-in OSU: every size in
+# scripts/measure/osu_parity.py (mcb against OSU) with a stand-in OSU: every size in
 # the table, the verdict, bad input refused (tests/osu_parity/check.sh).
 add_executable(mcb_osu_standin osu_parity/osu_standin.c)
 target_link_libraries(mcb_osu_standin PRIVATE MPI::MPI_C)
@@ -45,7 +45,7 @@ add_test(NAME build_mpi_bad_input COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/mpi_versio
 set_tests_properties(build_mpi_bad_input PROPERTIES LABELS "scripts;bad_input" TIMEOUT 60
                      PASS_REGULAR_EXPRESSION "build_mpi_bad_input: ok" FAIL_REGULAR_EXPRESSION "FAIL")
 
-# scripts/interface_parity.py (blocking against persistent): one launch of
+# scripts/measure/interface_parity.py (blocking against persistent): one launch of
 # one cell on this build, and its bad input (tests/scripts/interface_parity_check.sh).
 add_test(NAME interface_parity_check
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/scripts/interface_parity_check.sh ${MCB_SYSTEM_PYTHON}

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks scripts/compare_best.py on crafted allgather rows whose answer is
+"""Checks scripts/compare/compare_best.py on crafted allgather rows whose answer is
 known: the fastest per cell, Sparbit's improvement over the second, the
 Table I split and the Table II statistics, and the candidate sets.
 

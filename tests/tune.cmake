@@ -23,7 +23,7 @@ set_tests_properties(tune_verify tune_sweep PROPERTIES LABELS "scripts;mpi")
 add_test(NAME tune_versions COMMAND ${MCB_SYSTEM_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/tune/test_versions.py)
 set_tests_properties(tune_versions PROPERTIES LABELS scripts TIMEOUT 60 PASS_REGULAR_EXPRESSION "tune: ok"
                      FAIL_REGULAR_EXPRESSION "FAIL|Traceback")
-# scripts/compare_selectors.py: its pairs' forcing values per version (in
+# scripts/compare/compare_selectors.py: its pairs' forcing values per version (in
 # tune_versions' Selectors, run alone here), and one short real comparison on
 # the build's MPI: every pair forced by the value its own ompi_info or mpivars
 # gives, the CSV checked by the script (ranks, library).
@@ -33,7 +33,7 @@ set_tests_properties(selectors_forcing_values PROPERTIES LABELS scripts TIMEOUT 
                      FAIL_REGULAR_EXPRESSION "FAIL|Traceback")
 if(MCB_MPI_FLAVOR MATCHES "^(openmpi|mpich)$")
   add_test(NAME selectors_run
-           COMMAND ${MCB_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/scripts/compare_selectors.py --mpi ${MCB_MPI_FLAVOR}
+           COMMAND ${MCB_SYSTEM_PYTHON} ${PROJECT_SOURCE_DIR}/scripts/compare/compare_selectors.py --mpi ${MCB_MPI_FLAVOR}
                    --launcher ${MPIEXEC_EXECUTABLE} --binary $<TARGET_FILE:mcb_alltoall> -n 2 -m 1:64 -i 20 -x 2
                    --repeats 1)
   set_tests_properties(selectors_run PROPERTIES LABELS "scripts;mpi" TIMEOUT 300

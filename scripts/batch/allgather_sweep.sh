@@ -2,7 +2,7 @@
 # The Sparbit paper's sweep (allgather-sparbit, Section IV: Figures 1 and 5,
 # Tables I and II): mcb_allgather with every algorithm over OSU's sizes
 # (1 B to 1 MiB doubling) for each process count, in block (the paper's
-# sequential) and cyclic order, one CSV per run, then scripts/compare_best.py
+# sequential) and cyclic order, one CSV per run, then scripts/compare/compare_best.py
 # on all of them.
 #
 #   scripts/batch/allgather_sweep.sh [-o DIR] [-p LIST|paper] [-k K] [-b BUILD] [-- MCB_ARGS...]
@@ -64,4 +64,4 @@ for p in $procs; do
       "$@" >"$out/allgather-p$p-$order.txt"
   done
 done
-/usr/bin/python3 "$here/../compare_best.py" "$out"/allgather-p*.csv --cells "$out/cells.csv" | tee "$out/compare_best.txt"
+/usr/bin/python3 "$here/../compare/compare_best.py" "$out"/allgather-p*.csv --cells "$out/cells.csv" | tee "$out/compare_best.txt"

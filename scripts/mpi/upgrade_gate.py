@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The MPI upgrade, gated: every collective's `system` and the ping-pong of
 two builds of mcb, each against its own MPI, measured interleaved and
-compared by scripts/compare.py.
+compared by scripts/compare/compare.py.
 
 Usage:
     /usr/bin/python3 scripts/mpi/upgrade_gate.py BASE_BUILD NEW_BUILD OUT
@@ -23,7 +23,7 @@ to --max-size, 1 MiB as OSU's collectives' default), validated (-c). The CSVs an
 metadata records go to OUT/LABEL/BENCH-rR.csv, LABEL the side's MPI and
 version (openmpi-4.1.4, openmpi-5.0.7, mpich-4.0.2, mpich-4.2.1; --labels
 names them instead, for two builds of mcb on one MPI). Then
-scripts/compare.py OUT/BASE_LABEL OUT/NEW_LABEL writes OUT/report.txt and
+scripts/compare/compare.py OUT/BASE_LABEL OUT/NEW_LABEL writes OUT/report.txt and
 OUT/report.html (its exit status is this script's: 0 no regression, 1
 regression or missing rows, 2 bad input). Every launch line is in
 OUT/commands.txt.
@@ -42,7 +42,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO, "scripts"))
-import mpi_tools  # noqa: E402  (scripts/: launch lines shared with tune.py and compare_selectors.py)
+from lib import mpi_tools  # noqa: E402  (scripts/lib: launch lines shared with tune.py and compare_selectors.py)
 BENCHMARKS = ["alltoall", "allgather", "allreduce", "reduce", "bcast", "reduce_scatter_block", "reduce_scatter",
               "allgatherv", "gather", "gatherv", "scatter", "scatterv", "pingpong"]
 
@@ -168,7 +168,7 @@ def main():
     if sides[0].label == sides[1].label:
         sys.exit("upgrade_gate: both builds run %s: nothing to compare" % sides[0].label)
     base, new = (os.path.join(args.out, s.label) for s in sides)
-    compare = [sys.executable, os.path.join(REPO, "scripts", "compare.py"), base, new,
+    compare = [sys.executable, os.path.join(REPO, "scripts", "compare", "compare.py"), base, new,
                "--html", os.path.join(args.out, "report.html")]
     with open(os.path.join(args.out, "report.txt"), "w") as f:
         rc = subprocess.run(compare, stdout=f, stderr=subprocess.STDOUT).returncode

@@ -34,8 +34,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
-sys.path.insert(0, os.path.join(HERE, ".."))  # scripts/: mpi_tools
-import mpi_tools  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, ".."))  # scripts/: lib
+from lib import mpi_tools  # noqa: E402
 
 RANKS = 2
 PARTS = ("reduce_scatter_block", "allgather", "allreduce")

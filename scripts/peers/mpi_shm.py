@@ -155,10 +155,10 @@ REPO = os.path.dirname(SCRIPTS)
 sys.path.insert(0, SCRIPTS)
 sys.path.insert(0, os.path.join(SCRIPTS, "tuning"))
 
-from mpi_tools import (LIBRARY_NAME, OMPI_INVALID_ENUM, MpiToolError, binding, build_dir, clean_env,  # noqa: E402
-                       launcher, mpi_version, mpivars_entry, parse_mpivars_algorithms, parse_ompi_enum,
-                       prefix_launcher, prefix_mpi,
-                       require_prefix_library, run_tool, shell_line, tool_beside)
+from lib.mpi_tools import (LIBRARY_NAME, OMPI_INVALID_ENUM, MpiToolError, binding, build_dir,  # noqa: E402
+                           clean_env, launcher, mpi_version, mpivars_entry, parse_mpivars_algorithms, parse_ompi_enum,
+                           prefix_launcher, prefix_mpi,
+                           require_prefix_library, run_tool, shell_line, tool_beside)
 from mcbtune.openmpi_trace import OMPI_FUNCTIONS, TRACE_LIBRARY, ompi_check_forced, read_trace  # noqa: E402
 
 SHM_COLLS = ("allreduce", "reduce", "bcast")

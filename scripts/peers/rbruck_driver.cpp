@@ -37,7 +37,7 @@ struct Ctx {
 
 enum { BASIC, MODIFIED_INVERSE, INVERSE_ISPLIT };
 
-void op(void* c, long s) {
+void rb_op(void* c, long s) {
   Ctx* x = static_cast<Ctx*>(c);
   char* send = reinterpret_cast<char*>(x->send);
   char* recv = reinterpret_cast<char*>(x->recv);
@@ -54,7 +54,7 @@ void op(void* c, long s) {
   invIteTimes.clear();
 }
 
-void prep(void* c, long s, unsigned char poison) {
+void rb_prep(void* c, long s, unsigned char poison) {
   Ctx* x = static_cast<Ctx*>(c);
   peer_fill(x->send, x->rank, x->ranks, s);
   memset(x->recv, poison, static_cast<size_t>(s * x->ranks));
@@ -138,7 +138,7 @@ int main(int argc, char** argv) {
       ctx.r1 = r;
       snprintf(params, sizeof params, "radix=%d", r);
       for (int i = 0; i < run.nsizes; ++i)
-        peer_measure(&run, "rbruck_alltoall", name, "tra", params, op, prep, &ctx, ctx.recv, run.sizes[i]);
+        peer_measure(&run, "rbruck_alltoall", name, "tra", params, rb_op, rb_prep, &ctx, ctx.recv, run.sizes[i]);
     }
   }
   if (peer_selected(&run, "uniform_inverse_isplit_r_bruck") && run.nodes > 1) {
@@ -150,7 +150,7 @@ int main(int argc, char** argv) {
         ctx.r2 = r2;
         snprintf(params, sizeof params, "radix-intra=%d;radix-inter=%d", r1, r2);
         for (int i = 0; i < run.nsizes; ++i)
-          peer_measure(&run, "rbruck_alltoall", "uniform_inverse_isplit_r_bruck", "tra2", params, op, prep, &ctx,
+          peer_measure(&run, "rbruck_alltoall", "uniform_inverse_isplit_r_bruck", "tra2", params, rb_op, rb_prep, &ctx,
                        ctx.recv, run.sizes[i]);
       }
   }

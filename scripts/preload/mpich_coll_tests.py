@@ -28,8 +28,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", ".."))
-sys.path.insert(0, os.path.join(HERE, ".."))  # scripts/: mpi_tools
-import mpi_tools  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, ".."))  # scripts/: lib
+from lib import mpi_tools  # noqa: E402
 
 # The programs (test/mpi/coll/NAME.c) and their rank counts in MPICH
 # 4.0.2's testlist. red3 and red4 reduce with user-defined operations and

@@ -33,8 +33,8 @@ import re
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # scripts/: needs, mpi_tools
-from mpi_tools import launcher  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # scripts/: lib
+from lib.mpi_tools import launcher  # noqa: E402
 
 LINE = re.compile(r"firstcall: count (\d+) first_us ([0-9.]+) steady_us ([0-9.]+)")
 NEWCOMM = re.compile(r"newcomm: calls (\d+) per_communicator_us ([0-9.]+) per_call_us ([0-9.]+)")

@@ -44,9 +44,9 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))  # scripts/: needs, mpi_tools
-import needs  # noqa: E402
-import mpi_tools  # noqa: E402
+sys.path.insert(0, os.path.join(HERE, ".."))  # scripts/: lib
+from lib import needs  # noqa: E402
+from lib import mpi_tools  # noqa: E402
 
 needs.need("pandas")
 import pandas as pd  # noqa: E402

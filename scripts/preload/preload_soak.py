@@ -28,9 +28,9 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # scripts/: needs, mpi_tools
-import needs  # noqa: E402
-from mpi_tools import launcher  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # scripts/: lib
+from lib import needs  # noqa: E402
+from lib.mpi_tools import launcher  # noqa: E402
 
 needs.need("matplotlib")
 

@@ -389,7 +389,7 @@ def run_point(pt, root, build, dry):
     start = time.time()
     log = pt.log(root)
     with open(log, "w") as f:
-        # The first line names the files being written, which scripts/claims.py
+        # The first line names the files being written, which scripts/claims/claims.py
         # leaves out while the log is there (in progress, or failed).
         f.write(f"# paper_scale: {pt.id} in progress, writing: {' '.join(pt.outputs)}\n")
         f.flush()
@@ -415,7 +415,7 @@ def run_point(pt, root, build, dry):
 
 def merge(root, pts):
     """What needs every point of a directory: Sparbit's best-algorithm cells
-    (scripts/compare_best.py over every process count), made again once
+    (scripts/compare/compare_best.py over every process count), made again once
     every point of the directory is done."""
     for out_dir in sorted({pt.out for pt in pts if pt.part == "sparbit"}):
         group = [pt for pt in pts if pt.out == out_dir]
@@ -426,8 +426,8 @@ def merge(root, pts):
         files = sorted(os.path.join(out, f) for pt in group for o in pt.outputs
                        for f in (o, o + ".gz") if os.path.isfile(os.path.join(out, f)))
         with open(os.path.join(out, "compare_best.txt"), "w") as f:
-            subprocess.run([sys.executable, os.path.join(HERE, "..", "compare_best.py")] + files + ["--cells", cells],
-                           stdout=f, check=True)
+            best = os.path.join(HERE, "..", "compare", "compare_best.py")
+            subprocess.run([sys.executable, best] + files + ["--cells", cells], stdout=f, check=True)
         print(f"[paper_scale] merged {out_dir}: allgather_sparbit-cells.csv, compare_best.txt", flush=True)
 
 

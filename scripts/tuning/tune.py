@@ -53,7 +53,7 @@ per job (its __init__.py lists them); this file is the command.
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # scripts/: needs, mpi_tools
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # scripts/: lib (mpi_tools)
 from mcbtune.cli import main  # noqa: E402
 
 if __name__ == "__main__":

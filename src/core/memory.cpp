@@ -28,7 +28,7 @@ namespace {
 // Host buffers start on a page (4 KiB), as OSU's (posix_memalign to the
 // page size). With 64-byte alignment, Open MPI 4.1 on 2 bound ranks ran
 // the system's alltoall 12% and allreduce 11% slower than OSU over a sweep
-// (geometric means, scripts/osu_parity.py), and its pairwise 7% slower than
+// (geometric means, scripts/measure/osu_parity.py), and its pairwise 7% slower than
 // the one forced inside Open MPI; page-aligned, both within noise.
 constexpr std::size_t kHostAlign = 4096;
 

@@ -3,7 +3,7 @@
 // git commit, compiler and flags, the MPI library string, the MPI-related
 // environment variables, where every rank ran (host and CPU binding, from
 // hwloc), the CPU model, cores, NUMA domains and caches of rank 0's node,
-// and the memory kind. scripts/compare.py prints what differs between two
+// and the memory kind. scripts/compare/compare.py prints what differs between two
 // runs' records before it compares their timings.
 #pragma once
 

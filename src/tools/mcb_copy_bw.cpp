@@ -8,7 +8,7 @@
 // as the allreduce counts its own (bytes read plus bytes written: 2N per
 // copy, 3N and 4N per sum, times T). With buffers larger than the last-level cache, the
 // all-core traffic is the bandwidth the allreduce's traffic is held against
-// (scripts/allreduce_vs_system.py). With -d cuda the same three on one GPU's
+// (scripts/measure/allreduce_vs_system.py). With -d cuda the same three on one GPU's
 // memory: a device-to-device copy against mcb's device reduction kernels
 // (Memory::reduce), each timed to its completion. No MPI communication.
 //   mcb_copy_bw [-m SIZES] [-i ITERATIONS] [-t THREADS|all] [-d host|cuda|hip]

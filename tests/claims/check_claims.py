@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""scripts/claims.py on crafted paper-scale CSVs with a known answer (no MPI):
+"""scripts/claims/claims.py on crafted paper-scale CSVs with a known answer (no MPI):
 with per-message costs and on the full model every TRA claim and the
 Sparbit claims on Yahoo are made to hold, without per-message costs each is
 made to differ, and the full model's -double twin differs (the sensitivity

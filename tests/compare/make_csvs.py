@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes crafted mcb CSV files (schema version 1, every column) whose
-comparison by scripts/compare.py has a known answer.
+comparison by scripts/compare/compare.py has a known answer.
 
   make_csvs.py WORKDIR
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs scripts/compare.py on the crafted CSVs of make_csvs.py and checks the
+"""Runs scripts/compare/compare.py on the crafted CSVs of make_csvs.py and checks the
 exit status and the flagged rows. One case per ctest test:
 
   run_case.py CASE SCRIPT WORKDIR      CASE: ok, regression, noisy, bad_input, plot, missing, html

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks the run metadata records that an mcb run wrote beside its CSV and
 JSON (tests/CMakeLists.txt, metadata_run: 3 ranks, I_MPI_MCB_MARKER=ci-marker
-in the ranks' environment), then scripts/compare.py's environment lines:
+in the ranks' environment), then scripts/compare/compare.py's environment lines:
 the same record on both sides says "the same", a record whose UCX_TLS and
 git commit differ says so, and a side without records is counted.
 

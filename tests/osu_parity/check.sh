@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Test of scripts/osu_parity.py without OSU: a stand-in osu_alltoall,
+# Test of scripts/measure/osu_parity.py without OSU: a stand-in osu_alltoall,
 # osu_allgather, osu_allreduce, osu_reduce and osu_bcast (osu_standin.c, an MPI program: rank 0
 # prints OSU's -f table for the -m range, every latency 1e6 us) beside the
 # real mcb binaries. mcb is then about 1e-6 x "OSU": the script must print
@@ -16,7 +16,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
-out=$("$py" "$src/scripts/osu_parity.py" --osu "$work/osu" --build "$build" --mpi "$mpi" --bind none -m 1:16 --runs 2 2>&1)
+out=$("$py" "$src/scripts/measure/osu_parity.py" --osu "$work/osu" --build "$build" --mpi "$mpi" --bind none -m 1:16 --runs 2 2>&1)
 rc=$?
 echo "$out"
 [[ $rc == 1 ]] || fail "exit $rc with mcb far from the stand-in, expected 1"
@@ -37,7 +37,7 @@ done
 
 bad() {  # bad EXPECTED ARGS...
   local expected=$1; shift
-  local o; o=$("$py" "$src/scripts/osu_parity.py" "$@" 2>&1); local r=$?
+  local o; o=$("$py" "$src/scripts/measure/osu_parity.py" "$@" 2>&1); local r=$?
   [[ $r == 2 && $(wc -l <<<"$o") == 1 && $o == *"$expected"* ]] || fail "$* -> exit $r: $o (expected one line with '$expected', exit 2)"
 }
 bad "no executable osu_alltoall under $work/nowhere" --osu "$work/nowhere" --build "$build"

@@ -1,5 +1,5 @@
 /* A stand-in for OSU's osu_alltoall, osu_allgather and osu_allreduce in the
- * test of scripts/osu_parity.py (tests/osu_parity/check.sh): an MPI program,
+ * test of scripts/measure/osu_parity.py (tests/osu_parity/check.sh): an MPI program,
  * as OSU's are, that initializes MPI, prints OSU's -f table on rank 0 for
  * the sizes doubling over -m MIN:MAX (default 1:16) with every latency
  * 1e6 us, and finalizes. Other arguments are ignored. (A shell script in

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# scripts/interface_parity.py on this build: one launch of one cell (a row
+# scripts/measure/interface_parity.py on this build: one launch of one cell (a row
 # per cell, both interfaces timed), and its bad input refused with one line
 # on stderr and exit 2.
 #   interface_parity_check.sh PYTHON REPO BUILD MPI OUT
 set -uo pipefail
 py=$1 repo=$2 build=$3 mpi=$4 out=$5
-script=$repo/scripts/interface_parity.py
+script=$repo/scripts/measure/interface_parity.py
 fail=0
 rm -rf "$out" && mkdir -p "$out"
 if ! "$py" "$script" --build "$build" --mpi "$mpi" --launches 1 -m 64 --collectives allreduce --buffers plain \

@@ -2,7 +2,7 @@
 """Every plot of plots/ and every script of scripts/ that needs pandas,
 matplotlib or numpy, run by a python3 that lacks them (Debian's python3
 with -S: no site packages), prints one line naming the package and the
-interpreter to use, exits 2, and shows no traceback (scripts/needs.py).
+interpreter to use, exits 2, and shows no traceback (scripts/lib/needs.py).
 
   missing_library.py SOURCE_DIR PYTHON
 """

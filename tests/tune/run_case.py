@@ -404,7 +404,7 @@ def build_launcher():
 def mpi_major():
     """The major version of the build's Open MPI (ompi_info beside its launcher)."""
     sys.path.insert(0, os.path.join(repo, "scripts"))
-    import mpi_tools
+    from lib import mpi_tools
     return mpi_tools.major(mpi_tools.mpi_version("openmpi", build_launcher()))
 
 

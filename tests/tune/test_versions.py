@@ -30,7 +30,7 @@ DATA = os.path.join(HERE, "data")
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 sys.path.insert(0, os.path.join(REPO, "scripts", "tuning"))
 
-import mpi_tools  # noqa: E402
+from lib import mpi_tools  # noqa: E402
 from mcbtune.choose import Choice  # noqa: E402
 from mcbtune.common import TuneError  # noqa: E402
 from mcbtune.mpich import (MPICH_CONTAINER_PARAMS, check_mpich_tree, container, mpich_container,  # noqa: E402
@@ -45,7 +45,7 @@ def data(name):
 
 
 def load_compare_selectors():
-    spec = importlib.util.spec_from_file_location("compare_selectors", os.path.join(REPO, "scripts",
+    spec = importlib.util.spec_from_file_location("compare_selectors", os.path.join(REPO, "scripts", "compare",
                                                                                      "compare_selectors.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -438,7 +438,7 @@ def xml(name, m):
 
 def variants():
     """Every machine, each without per-message costs (NAME-nocost: o = 0,
-    h = 0), for the claims that depend on them (scripts/claims.py), and each
+    h = 0), for the claims that depend on them (scripts/claims/claims.py), and each
     with the node's memory, its cores and local work (NAME-shm)."""
     out = {}
     for name, m in MACHINES.items():
@@ -455,7 +455,7 @@ def variants():
                                   maxmin=(NODE_MODEL_MAXMIN, "solver", "SimGrid's max-min precision (maxmin/precision; "
                                           "its default 1e-5, at which the solver aborted on multi-leader's nonblocking "
                                           "inner at 32 x 112): simulated times the same to 1 ns on 2 x 16 and 4 x 112"))
-        # The claims' sensitivity (scripts/claims.py): the memory and local-work
+        # The claims' sensitivity (scripts/claims/claims.py): the memory and local-work
         # costs halved (rates doubled, latency and per-call overhead halved) or doubled.
         for tag, factor in (("half", 0.5), ("double", 2.0)):
             v = dict(out[name + "-shm"], title=out[name + "-shm"]["title"] + f"; memory and local-work costs x{factor:g} "

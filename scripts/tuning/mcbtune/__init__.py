@@ -15,6 +15,6 @@ One job per module, each importing only the ones above it:
   verify.py         --verify FILE
   cli.py            the command line and main(): a sweep, --measurements or --verify; the files written
 
-scripts/mpi_tools.py (shared with compare_selectors.py) is imported as the
-top-level module mpi_tools: scripts/ is on sys.path when scripts/tuning/tune.py runs.
+scripts/lib/mpi_tools.py (shared with compare_selectors.py) is imported as
+lib.mpi_tools: scripts/ is on sys.path when scripts/tuning/tune.py runs.
 """

@@ -8,8 +8,8 @@ import json
 import os
 import sys
 
-from mpi_tools import (LIBRARY_NAME, MpiToolError, build_dir, find_launcher, linked_mpi, mpi_version, prefix_mpi,
-                       require_prefix_library)
+from lib.mpi_tools import (LIBRARY_NAME, MpiToolError, build_dir, find_launcher, linked_mpi, mpi_version,
+                           prefix_mpi, require_prefix_library)
 
 from .choose import choose
 from .common import COLLECTIVES, TuneError, binary, fail_input

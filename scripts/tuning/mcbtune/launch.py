@@ -9,7 +9,7 @@ import re
 import subprocess
 import sys
 
-from mpi_tools import LIBRARY_NAME, OMPI_INVALID_ENUM, binding, clean_env, launcher, shell_line
+from lib.mpi_tools import LIBRARY_NAME, OMPI_INVALID_ENUM, binding, clean_env, launcher, shell_line
 
 from .common import TuneError, binary, sizes_text
 from .openmpi_trace import TRACE_LIBRARY

@@ -14,8 +14,8 @@ import os
 import re
 import sys
 
-from mpi_tools import (MpiToolError, find_launcher, linked_mpi, mpi_version, mpivars_output,
-                       parse_mpivars_algorithms, parse_mpivars_value, tool_beside)
+from lib.mpi_tools import (MpiToolError, find_launcher, linked_mpi, mpi_version, mpivars_output,
+                           parse_mpivars_algorithms, parse_mpivars_value, tool_beside)
 
 from .choose import ranges
 from .common import COLLECTIVES, VECTOR, TuneError, binary, fail_input, vector_bytes

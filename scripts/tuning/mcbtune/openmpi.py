@@ -8,7 +8,7 @@ number as Open MPI reads it, and looked up as Open MPI does."""
 import os
 import re
 
-from mpi_tools import MpiToolError, major, mpi_version, ompi_algorithms_from, ompi_tuned_params, tool_beside
+from lib.mpi_tools import MpiToolError, major, mpi_version, ompi_algorithms_from, ompi_tuned_params, tool_beside
 
 from .choose import ranges
 from .common import TuneError, fail_input, vector_bytes

@@ -7,7 +7,7 @@ import collections
 import os
 import sys
 
-from mpi_tools import LIBRARY_NAME, shell_line
+from lib.mpi_tools import LIBRARY_NAME, shell_line
 
 from .choose import ranges
 

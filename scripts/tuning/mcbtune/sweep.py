@@ -10,7 +10,7 @@ import subprocess
 import sys
 import tempfile
 
-from mpi_tools import LIBRARY_NAME
+from lib.mpi_tools import LIBRARY_NAME
 
 from .common import COLLECTIVES, TuneError, binary, fail_input, sizes_text
 from .launch import Config, forced_config, mpi_env, probe_sizes, run_config, safe

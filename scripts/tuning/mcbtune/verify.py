@@ -10,7 +10,7 @@ import os
 import sys
 import tempfile
 
-from mpi_tools import LIBRARY_NAME
+from lib.mpi_tools import LIBRARY_NAME
 
 from .common import VECTOR, TuneError, fail_input, sizes_text
 from .launch import Config, file_config, forced_config, probe_sizes, run_config, safe, usage_line

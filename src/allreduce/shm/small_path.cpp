@@ -52,7 +52,7 @@ namespace mcb::allreduce::detail {
 namespace {
 
 // The default switches, bytes per rank, measured on 2 bound ranks
-// (scripts/small_path.py, docs/allreduce.md "The small path"): the
+// (scripts/measure/small_path.py, docs/allreduce.md "The small path"): the
 // allreduce and reduce read Q slots, so theirs is a budget of bytes read
 // over Q. Open MPI 4.1.4, 5 runs, small over the stages' time: allreduce
 // 0.64-0.98 persistent up to 2 KiB, 1.10 at 4 KiB (blocking 0.45-0.88 to 4

@@ -5,7 +5,7 @@ python3-matplotlib, python3-numpy), which /usr/bin/python3 finds; another
 python3 earlier on the PATH (pyenv, conda, a module system's) often lacks
 them. A script calls need() before importing them:
 
-    import needs
+    from lib import needs  # scripts/ on sys.path
     needs.need("pandas")
     import pandas as pd
 """

@@ -23,7 +23,7 @@ def sparbit_times(rows, order, candidates=SPARBIT_PAPER):
 def sparbit_cells(rows, order, candidates=SPARBIT_PAPER):
     """{(P, S): (fastest, improvement %)}: per cell of `order`, the fastest
     of `candidates` on the average and Sparbit's improvement over the best
-    other one, as in scripts/compare_best.py (Figure 5, Tables I and II)."""
+    other one, as in scripts/compare/compare_best.py (Figure 5, Tables I and II)."""
     times = sparbit_times(rows, order, candidates)
     out = {}
     for cell, t in times.items():

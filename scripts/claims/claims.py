@@ -8,11 +8,11 @@ claim, and a sensitivity mark: whether the full model's verdict changes with
 its memory and local-work costs halved or doubled (NAME-shm-half,
 NAME-shm-double).
 
-  scripts/claims.py                          # reads data/paper-scale/ (scripts/sim/paper_scale.py run)
-  scripts/claims.py --data DIR --markdown    # the table as Markdown (docs/claims.md carries it)
-  scripts/claims.py --write-doc docs/claims.md   # put the data's table under the page's "## The table"
-  scripts/claims.py --check-doc docs/claims.md   # the page's table and quoted numbers match the data
-  scripts/claims.py --check-doc docs/claims.md --complete   # and every row has its full-model verdict and mark, or why not
+  scripts/claims/claims.py                          # reads data/paper-scale/ (scripts/sim/paper_scale.py run)
+  scripts/claims/claims.py --data DIR --markdown    # the table as Markdown (docs/claims.md carries it)
+  scripts/claims/claims.py --write-doc docs/claims.md   # put the data's table under the page's "## The table"
+  scripts/claims/claims.py --check-doc docs/claims.md   # the page's table and quoted numbers match the data
+  scripts/claims/claims.py --check-doc docs/claims.md --complete   # and every row has its full-model verdict and mark, or why not
 
 A number that the prose of docs/claims.md quotes from the table carries the
 row and the column it comes from in an HTML comment right after it:
@@ -34,7 +34,7 @@ paper_scale.py names them on the first line of the point's log,
 PART-PLATFORM/.NAME.log, which it removes when the point is done. The numbers are a model's (SimGrid
 SMPI, scripts/sim/platforms/make_platforms.py), not the machines'.
 
-Standard library only. The code is the package scripts/mcbclaims/, one
+Standard library only. The code is the package scripts/claims/mcbclaims/, one
 module per job (its __init__.py lists them); this file is the command.
 """
 

@@ -32,7 +32,7 @@ both sides (OSU's -T mpi_float), from 4 B.
 Not a test: timings on a shared machine vary; run 2 ranks bound to cores
 (the default) on an idle machine.
 
-    /usr/bin/python3 scripts/osu_parity.py --osu ~/osu-micro-benchmarks-7.4 [--build build]
+    /usr/bin/python3 scripts/measure/osu_parity.py --osu ~/osu-micro-benchmarks-7.4 [--build build]
         [--mpi openmpi|mpich] [-n 2] [-m 1:1048576] [--runs 12]
         [--collectives alltoall,allgather,allreduce,reduce,bcast] [--target 0.03] [--worst 0.05] [-i N]
         [--statistic paired|min] [--csv FILE]
@@ -45,7 +45,8 @@ import subprocess
 import sys
 import tempfile
 
-import needs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # scripts/: lib
+from lib import needs  # noqa: E402
 
 needs.need("pandas")
 import pandas as pd  # noqa: E402

@@ -7,7 +7,7 @@ configuration of a launch is favoured on this machine:
 docs/measurements/2026-12-02-peers/README.md), plain and registered
 buffers, --copy auto.
 
-    /usr/bin/python3 scripts/interface_parity.py [--build build] [--mpi openmpi|mpich]
+    /usr/bin/python3 scripts/measure/interface_parity.py [--build build] [--mpi openmpi|mpich]
         [--mpi-prefix PREFIX] [--launches 10] [-m 4,64,...] [--collectives allreduce,reduce,bcast]
         [--buffers plain,registered] [--allreduce shm_recursive_exchange|shm_tree|shm_cyclic_shift] [--out DIR]
 
@@ -31,11 +31,12 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import mpi_tools  # noqa: E402
+sys.path.insert(0, HERE)  # small_path, beside it
+sys.path.insert(0, os.path.join(HERE, ".."))  # scripts/: lib
+from lib import mpi_tools  # noqa: E402
 from small_path import ALGORITHM, TYPE  # noqa: E402  (each collective's algorithm and type)
 
-REPO = os.path.dirname(HERE)
+REPO = os.path.dirname(os.path.dirname(HERE))
 DEFAULT_SIZES = "4,64,1024,4096,8192,16384,65536,262144,1048576"
 
 

@@ -5,7 +5,7 @@ the data of Figures 1 and 5 and Tables I and II of the Sparbit paper
 (allgather-sparbit).
 
 Usage:
-    /usr/bin/python3 scripts/compare_best.py RUN.csv [RUN2.csv ...]
+    /usr/bin/python3 scripts/compare/compare_best.py RUN.csv [RUN2.csv ...]
         [--candidates paper|all|a,b,c] [--stat avg|min|max] [--cells CELLS.csv]
 
 A cell is (rank order, in place, ranks, block size). Its candidates are the
@@ -35,9 +35,11 @@ fastest other than Sparbit, Sparbit's time and its improvement over the
 best other algorithm (negative when Sparbit is slower), for plots.
 """
 import argparse
+import os
 import sys
 
-import needs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # scripts/: lib
+from lib import needs  # noqa: E402
 
 needs.need("pandas")
 import pandas as pd  # noqa: E402

@@ -1,5 +1,5 @@
-"""scripts/claims.py's code: the papers' claims against mcb's simulated
-numbers (docs/claims.md). Standard library only; scripts/claims.py is the
+"""scripts/claims/claims.py's code: the papers' claims against mcb's simulated
+numbers (docs/claims.md). Standard library only; scripts/claims/claims.py is the
 command (it runs main() of cli.py).
 
 One job per module, each importing only the ones above it:

@@ -3,7 +3,7 @@
 builds, two machines) and flag what got slower.
 
 Usage:
-    /usr/bin/python3 scripts/compare.py BASE NEW [--stat median_us]
+    /usr/bin/python3 scripts/compare/compare.py BASE NEW [--stat median_us]
         [--threshold 0.10] [--max-noise 0.5] [--min-us 0] [--phases total|all]
         [--missing fail|warn] [--only-flagged] [--plot FILE.png] [--html FILE.html]
 
@@ -72,7 +72,8 @@ import math
 import os
 import sys
 
-import needs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # scripts/: lib
+from lib import needs  # noqa: E402
 
 needs.need("pandas")
 import pandas as pd  # noqa: E402

@@ -3,7 +3,7 @@
 collective, from mcb CSV files.
 
 Usage:
-    /usr/bin/python3 scripts/relative_to_system.py RUN.csv [RUN2.csv ...]
+    /usr/bin/python3 scripts/measure/relative_to_system.py RUN.csv [RUN2.csv ...]
         [--baseline system] [--stat median_us] [--sizes 4,4096] [--phase total]
 
 Each configuration is (algorithm, params); with several CSV files (repeated
@@ -15,9 +15,11 @@ The rows must come from the same ranks, nodes and phase mode; the script
 stops with an error when they do not.
 """
 import argparse
+import os
 import sys
 
-import needs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # scripts/: lib
+from lib import needs  # noqa: E402
 
 needs.need("pandas")
 import pandas as pd  # noqa: E402

@@ -4,9 +4,9 @@ with -c against the results mcb computes itself, at several process counts:
 which combinations the system MPI (or any algorithm list) gets right, gets
 wrong, or refuses. Standard library only.
 
-    scripts/reduction_matrix.py --build build -n 2,3,4,7                  # system, Open MPI build
-    scripts/reduction_matrix.py --build build-mpich -n 2,3,4,7 --in-place
-    scripts/reduction_matrix.py --build build --algorithm all -n 7
+    scripts/measure/reduction_matrix.py --build build -n 2,3,4,7                  # system, Open MPI build
+    scripts/measure/reduction_matrix.py --build build-mpich -n 2,3,4,7 --in-place
+    scripts/measure/reduction_matrix.py --build build --algorithm all -n 7
 
 One launch per (type, operation, process count); sizes of 1, 7, 1000 and
 3000 elements (-m). Each cell is `pass`, `FAIL` (the first line mcb printed
@@ -20,8 +20,8 @@ import os
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import mpi_tools  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # scripts/: lib
+from lib import mpi_tools  # noqa: E402
 
 TYPES = {"int8": 1, "uint8": 1, "int16": 2, "uint16": 2, "int32": 4, "uint32": 4, "int64": 8, "uint64": 8,
          "float": 4, "double": 8, "int": 4, "half": 2, "bfloat16": 2}

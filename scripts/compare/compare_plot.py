@@ -1,4 +1,4 @@
-"""The ratio plots of scripts/compare.py: --plot's one figure of every
+"""The ratio plots of scripts/compare/compare.py: --plot's one figure of every
 compared row and --html's one figure per collective, drawn the same way.
 
 x: size in bytes (log2); y: NEW / BASE (log; > 1: slower). One line per
@@ -9,8 +9,11 @@ noisy row of that size, light for the noisiest (equal when the rows' noise
 is); regressions ringed in red, faster rows in green.
 """
 import io
+import os
+import sys
 
-import needs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # scripts/: lib
+from lib import needs  # noqa: E402
 
 needs.need("matplotlib")
 import matplotlib  # noqa: E402

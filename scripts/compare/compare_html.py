@@ -1,4 +1,4 @@
-"""The --html page of scripts/compare.py: one self-contained file (inline
+"""The --html page of scripts/compare/compare.py: one self-contained file (inline
 CSS, the plots as base64 PNG, a few lines of inline script that only note
 whether each plot decoded), read in any browser without network.
 

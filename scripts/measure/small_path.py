@@ -8,7 +8,7 @@ persistent and blocking interface, plain buffers (--copy auto); and, with
 their copy-in path (--buffers registered --copy registered,copy-in --small
 0), the two sides of --copy auto below 16 KiB.
 
-    /usr/bin/python3 scripts/small_path.py [--build build] [--mpi openmpi|mpich] [--runs 5]
+    /usr/bin/python3 scripts/measure/small_path.py [--build build] [--mpi openmpi|mpich] [--runs 5]
         [-m 4:65536] [--collectives allreduce,reduce,bcast] [--registered] [--out DIR]
 
 Each run is one launch per collective (2 ranks bound to cores), the
@@ -34,7 +34,7 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
+REPO = os.path.dirname(os.path.dirname(HERE))
 ALGORITHM = {"allreduce": "shm_recursive_exchange", "reduce": "shm_tree", "bcast": "shm_tree"}
 TYPE = {"allreduce": "float", "reduce": "float", "bcast": "char"}
 FORCED = "1048576"
@@ -161,7 +161,7 @@ def main():
             path = os.path.join(out, f"{coll}{'-registered' if args.registered else ''}-{run + 1}.csv")
             commands[coll] = launch(args, coll, args.registered, path)
             read(path, args.registered, data[coll])
-    lines = [f"# scripts/small_path.py {' '.join(sys.argv[1:])}: {args.runs} runs, {time.time() - start:.0f} s, "
+    lines = [f"# scripts/measure/small_path.py {' '.join(sys.argv[1:])}: {args.runs} runs, {time.time() - start:.0f} s, "
              f"{args.mpi}, 2 ranks bound, host {os.uname().nodename}"]
     for coll in colls:
         lines.append(f"# {coll}: {commands[coll]}")

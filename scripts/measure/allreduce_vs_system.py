@@ -30,7 +30,7 @@ to 4 MiB and never slower than copy-in; the fastest path at 4 MiB and above
 at least 70% of the roof.
 
 Usage:
-    /usr/bin/python3 scripts/allreduce_vs_system.py [-n 2] [--build build] [-m 8:16777216]
+    /usr/bin/python3 scripts/measure/allreduce_vs_system.py [-n 2] [--build build] [-m 8:16777216]
         [--algorithms shm_recursive_exchange,shm_tree] [--runs 3] [--bind core|none]
         [--roof-size 134217728] [--csv OUT.csv] [-- more mcb_allreduce arguments]
 
@@ -44,7 +44,8 @@ import os
 import subprocess
 import sys
 
-import needs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # scripts/: lib
+from lib import needs  # noqa: E402
 
 needs.need("pandas")
 import pandas as pd  # noqa: E402

@@ -53,7 +53,7 @@ def check_doc(path, table, summary):
         i, (a, b) = next((i, ab) for i, ab in enumerate(zip_longest(block, want, fillvalue="")) if ab[0] != ab[1])
         problems.append(f"{path}: the table differs from the data's at its line {i + 1}:\n    page: {a[:200]}"
                         f"\n    data: {b[:200]}")
-        problems.append(f"  (regenerate: scripts/claims.py --write-doc {path})")
+        problems.append(f"  (regenerate: scripts/claims/claims.py --write-doc {path})")
     rows = {row[0]: row for row in table}
     column = {"costs": 5, "nocost": 7, "shm": 9}
     for n, line in enumerate(text.split("\n"), 1):

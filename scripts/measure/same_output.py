@@ -7,7 +7,7 @@ binaries; the console output and every CSV written are compared with the
 measured columns masked (times, bandwidths, setup, start time, host) and
 the console's numbers after the size column masked.
 
-  scripts/same_output.py BUILD_BEFORE BUILD_AFTER [--np 4] [--launcher "mpirun ..."]
+  scripts/measure/same_output.py BUILD_BEFORE BUILD_AFTER [--np 4] [--launcher "mpirun ..."]
 
 Exits 1 and prints the first difference of each command that differs.
 """

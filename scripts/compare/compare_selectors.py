@@ -2,13 +2,13 @@
 """Compare mcb's baseline alltoall algorithms with the same algorithm inside the MPI.
 
 Usage:
-    python3 scripts/compare_selectors.py [--mpi openmpi|mpich] [--mpi-prefix PREFIX]
+    python3 scripts/compare/compare_selectors.py [--mpi openmpi|mpich] [--mpi-prefix PREFIX]
         [--binary PATH] [-n RANKS] [-m SIZES] [-i ITERS] [-x WARMUP] [--repeats R] [--csv OUT]
 
 Examples:
-    python3 scripts/compare_selectors.py --mpi openmpi
-    python3 scripts/compare_selectors.py --mpi mpich -m 1:4096 -i 500 --csv mpich.csv
-    python3 scripts/compare_selectors.py --mpi-prefix /opt/mcb/openmpi-5.0.7
+    python3 scripts/compare/compare_selectors.py --mpi openmpi
+    python3 scripts/compare/compare_selectors.py --mpi mpich -m 1:4096 -i 500 --csv mpich.csv
+    python3 scripts/compare/compare_selectors.py --mpi-prefix /opt/mcb/openmpi-5.0.7
 
 For each pair it runs mcb_alltoall twice under the same launcher:
   ours:  --algorithm pairwise,bruck,nonblocking (no forcing)
@@ -35,7 +35,7 @@ the repository root (the parent of scripts/). Open MPI runs through mpirun.openm
 mpichversion MPICH's); --launcher overrides. As root, the Open MPI variables
 OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM) are set; ranks are bound to cores while they fit,
 else oversubscribed (Open MPI 4: --oversubscribe, 5: --map-by :OVERSUBSCRIBE;
---bind-to none): scripts/mpi_tools.py's launcher(), shared with tune.py.
+--bind-to none): scripts/lib/mpi_tools.py's launcher(), shared with tune.py.
 
 Safety checks (any failure stops the script with exit status 1):
   * a non-zero exit status of any run;
@@ -62,12 +62,13 @@ import subprocess
 import sys
 import tempfile
 
-from mpi_tools import (LIBRARY_NAME, OMPI_INVALID_ENUM, MpiToolError, binding, build_dir, clean_env, find_launcher,
-                       launcher, mpi_version, mpivars_output, ompi_algorithms_from, ompi_tuned_params,
-                       parse_mpivars_algorithms, parse_ompi_value, prefix_mpi, require_prefix_library, shell_line,
-                       tool_beside)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # scripts/: lib
+from lib.mpi_tools import (LIBRARY_NAME, OMPI_INVALID_ENUM, MpiToolError, binding, build_dir, clean_env,  # noqa: E402
+                           find_launcher, launcher, mpi_version, mpivars_output, ompi_algorithms_from,
+                           ompi_tuned_params, parse_mpivars_algorithms, parse_ompi_value, prefix_mpi,
+                           require_prefix_library, shell_line, tool_beside)
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TARGET_RATIO = 1.10
 # Open MPI sometimes loses the help message above and prints only this.
 OMPI_LOST_HELP = "show_help.c"

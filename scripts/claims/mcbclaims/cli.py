@@ -1,4 +1,4 @@
-"""The command line (scripts/claims.py): every claim on every model, the
+"""The command line (scripts/claims/claims.py): every claim on every model, the
 sensitivity mark, the summary; --markdown, --write-doc, --check-doc."""
 import argparse
 import os
@@ -8,7 +8,7 @@ from mcbclaims.data import load
 from mcbclaims.doc import HEADER, check_doc, render, word, write_doc
 from mcbclaims.table import CLAIMS, COSTS, NO_FULL_MODEL, NO_TWINS, NOT_SIMULATED, NOT_YET
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 
 def point(r):
