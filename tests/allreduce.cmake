@@ -266,7 +266,7 @@ mcb_mpi_test(allreduce_regions_uneven 8 --expect-rows 40
              --expect-stdout "# skipping shm_tree, not applicable: needs the same number of ranks in every region"
              -- ${AR} -c -m 64 -i 2 -x 1 --algorithm all --region size:3)
 foreach(tool reduce bcast)
-  mcb_mpi_test(${tool}_regions_p12 12 --expect-ranks --expect-rows 6 --expect-stdout "region: size:2"
+  mcb_mpi_test(${tool}_regions_p12 12 --expect-ranks --expect-rows 9 --expect-stdout "region: size:2"
                -- $<TARGET_FILE:mcb_${tool}> -c -m 4,4000,400000 -i 2 -x 1 --ranks-per-node 4 --region size:2)
 endforeach()
 # 100 back-to-back calls of one persistent plan (and of the cached blocking
@@ -449,9 +449,9 @@ foreach(p RANGE 1 13)
     else()
       set(bin ${BC})
     endif()
-    mcb_mpi_test(${tool}_p${p}_in_place ${p} --expect-ranks --expect-rows 15
+    mcb_mpi_test(${tool}_p${p}_in_place ${p} --expect-ranks --expect-rows 20
                  -- ${bin} -c -m 4,28,64,4000,400000 -i 3 -x 1 --interface persistent,blocking --in-place)
-    mcb_mpi_test(${tool}_p${p}_cyclic ${p} --expect-ranks --expect-rows 15 --expect-stdout "rank order: cyclic"
+    mcb_mpi_test(${tool}_p${p}_cyclic ${p} --expect-ranks --expect-rows 20 --expect-stdout "rank order: cyclic"
                  -- ${bin} -c -m 4,28,64,4000,400000 -i 3 -x 1 --interface persistent,blocking --ranks-per-node ${k}
                  --rank-order cyclic)
     # The copy paths (issue 21) on one node of 2, 5 and 7: registered
@@ -522,7 +522,7 @@ mcb_bad_input(bcast_copy_nodes 4 "shm_tree .bcast.: --copy registered: only copy
               -- ${BC} --algorithm shm_tree --ranks-per-node 2 --buffers registered --copy registered)
 mcb_mpi_test(reduce_tree_factors_q8 8 --expect-ranks --expect-rows 12
              -- ${RED} -c -m 28,4000,400000 -i 2 -x 1 --algorithm shm_tree "--factors=-8/-2,-4/-4,-2/-2,-2,-2" -T int)
-mcb_mpi_test(bcast_double_nodes 12 --expect-ranks --expect-rows 6 --expect-stdout "# type: double"
+mcb_mpi_test(bcast_double_nodes 12 --expect-ranks --expect-rows 9 --expect-stdout "# type: double"
              -- ${BC} -c -m 8,8000,800000 -i 2 -x 1 --ranks-per-node 4 -T double)
 mcb_bad_input(reduce_char 3 "--type char: mcb_reduce takes float, double, int, int8" -- ${RED} -T char)
 mcb_bad_input(reduce_tree_positive 4 "the tree takes reduce factors only" -- ${RED} --algorithm shm_tree "--factors=-4,4")

@@ -62,9 +62,9 @@ mcb_multihost_test(multihost_allreduce_3x3 9 ${H3x3} --expect-rows 16 --expect-s
 mcb_multihost_test(multihost_allreduce_ppg2 8 ${H2x4} --expect-rows 9 --expect-stdout "${NODES_2x4}"
                    --expect-stdout "GPUs: 2 per node, 2 processes per GPU sharing its buffers"
                    -- ${AR} --algorithm system,ppg_standard,ppg_lane --procs-per-gpu 2 -c -m 4,4096,1048576 -i 2 -x 0)
-mcb_multihost_test(multihost_reduce 8 ${H2x4} --expect-rows 4 --expect-stdout "${NODES_2x4}"
+mcb_multihost_test(multihost_reduce 8 ${H2x4} --expect-rows 6 --expect-stdout "${NODES_2x4}"
                    -- ${RED} --algorithm all -c -m 4,65536 -i 2 -x 0)
-mcb_multihost_test(multihost_bcast 9 ${H3x3} --expect-rows 4 --expect-stdout "${NODES_3x3}: block"
+mcb_multihost_test(multihost_bcast 9 ${H3x3} --expect-rows 6 --expect-stdout "${NODES_3x3}: block"
                    -- ${BC} --algorithm all -c -m 4,65536 -i 2 -x 0)
 
 # mcb_pingpong between two real nodes, 2 processes per GPU.

@@ -3,8 +3,7 @@
 // MPI_Bcast, MPI_Reduce_scatter_block, MPI_Reduce_scatter, MPI_Allgatherv,
 // MPI_Gather(v) and MPI_Scatter(v), and the persistent MPI_*_init (MPI-4,
 // and Open MPI 5, which has them while its MPI_VERSION still says 3) or
-// MPIX_*_init (Open MPI 4.1's pcollreq extension) of all but reduce and
-// bcast.
+// MPIX_*_init (Open MPI 4.1's pcollreq extension) of every one.
 #include "mcb/system.hpp"
 
 #include <string>
@@ -45,9 +44,9 @@ Names names(Collective c) {
     case Collective::allreduce:
       return {"allreduce", "Allreduce", true};
     case Collective::reduce:
-      return {"reduce", "Reduce", false};
+      return {"reduce", "Reduce", true};
     case Collective::bcast:
-      return {"bcast", "Bcast", false};
+      return {"bcast", "Bcast", true};
     case Collective::reduce_scatter_block:
       return {"reduce_scatter_block", "Reduce_scatter_block", true};
     case Collective::reduce_scatter:
@@ -189,6 +188,18 @@ bool have_persistent(Collective c) { return MCB_HAVE_INIT && names(c).persistent
 Plan persistent(Collective c, const CollArgs& args) {
   if (!have_persistent(c)) throw Error("system_persistent: " + no_init(c));
 #if MCB_HAVE_INIT
+  if (c == Collective::bcast) {  // as blocking(): the root first copies its send buffer into the one it sends
+    Plan plan;
+    if (args.rank() == 0 && args.sendbuf != MPI_IN_PLACE)
+      plan.add("bcast", [a = args] { a.memory().copy(a.recvbuf, a.sendbuf, a.block_bytes()); });
+    plan.append(persistent_request_plan("bcast",
+                                        [&args](MPI_Request* r) {
+                                          MCB_INIT(Bcast)
+                                          (args.recvbuf, args.count, args.type, 0, args.comm, MPI_INFO_NULL, r);
+                                        }),
+                "bcast");
+    return plan;
+  }
   // The counts live in `args.v`, which the plan keeps alive (MPI may read
   // them at every start).
   return persistent_request_plan(
@@ -203,6 +214,11 @@ Plan persistent(Collective c, const CollArgs& args) {
             break;
           case Collective::allgather:
             MCB_INIT(Allgather)(a.sendbuf, a.count, a.type, a.recvbuf, a.count, a.type, a.comm, info, r);
+            break;
+          case Collective::reduce:  // in place, as blocking(): only the root passes MPI_IN_PLACE
+            MCB_INIT(Reduce)
+            (a.sendbuf == MPI_IN_PLACE && a.rank() != 0 ? a.recvbuf : a.sendbuf, a.recvbuf, a.count, a.type, a.op, 0,
+             a.comm, info, r);
             break;
           case Collective::reduce_scatter_block:
             MCB_INIT(Reduce_scatter_block)(a.sendbuf, a.recvbuf, a.count, a.type, a.op, a.comm, info, r);

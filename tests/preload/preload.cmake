@@ -274,7 +274,7 @@ mcb_preload_bad(gatherv_unknown "MCB_GATHERV=shm_tree"
                 "MCB_GATHERV=shm_tree: unknown gatherv algorithm 'shm_tree' \\(known: system, system_persistent, linear, binomial, shm_linear\\)")
 mcb_preload_bad(reduce_scatter_inner "MCB_REDUCE_SCATTER=shm_recursive_exchange:inner=bruck"
                 "MCB_REDUCE_SCATTER=shm_recursive_exchange:inner=bruck: shm_recursive_exchange: inner=bruck: expected one of system, ring, recursive_halving, pairwise")
-mcb_preload_bad(bcast_unknown "MCB_BCAST=shm_ring" "MCB_BCAST=shm_ring: unknown bcast algorithm 'shm_ring' \\(known: system, shm_tree\\)")
+mcb_preload_bad(bcast_unknown "MCB_BCAST=shm_ring" "MCB_BCAST=shm_ring: unknown bcast algorithm 'shm_ring' \\(known: system, system_persistent, shm_tree\\)")
 
 # The multi-radix paper's set (issue 71; tests/preload/preload_set.c):
 # MPI_Reduce, MPI_Reduce_scatter(_block), MPI_Allgatherv, MPI_Gather(v),

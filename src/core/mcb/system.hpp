@@ -45,8 +45,8 @@ Plan blocking(Collective c, const CollArgs& args);
 /// MPI-4 nor the MPIX_ initialiser.
 Plan persistent(Collective c, const CollArgs& args);
 bool have_persistent(Collective c);
-/// The registry's entries, in --list order: "system", and but for reduce
-/// and bcast "system_persistent" (marked unavailable, with the reason,
+/// The registry's entries, in --list order: "system" and
+/// "system_persistent" (marked unavailable, with the reason,
 /// where this MPI has no initialiser). `charged`: in the
 /// simulation build, where local work costs simulated time
 /// (local_work::charged()), `system` runs this plan instead of SMPI's own
