@@ -132,6 +132,7 @@ inline allreduce::detail::EngineOptions shm_options(const CollArgs& args, const 
   const bool past_private_cache = root_reads && l2 > 0 && 2 * packs.max_block >= static_cast<std::size_t>(l2);
   options.cma_ratio =
       p > 2 || past_private_cache ? static_cast<double>(p) / (p - 1) : std::numeric_limits<double>::infinity();
+  options.blocking_copy_in_below = 2048;  // a blocking scatter's root returns without waiting (EngineOptions)
   if (!nodes && !past_private_cache)
     options.copy_in_footprint = 2 * total + static_cast<std::size_t>(q) * packs.max_block;
   return options;

@@ -428,7 +428,8 @@ Plan engine_plan(const std::string& who, const CollArgs& args, const Params& par
   auto last = std::make_shared<int>(-1);  // the path of the last call
   auto hot = std::make_shared<Hot>();
   // What each call asks for: copy-in where it is the only path.
-  const std::string per_call = copy_in_only.empty() ? requested : "copy-in";
+  const bool small = requested == kAutoNoCma && options.cma_piece < options.blocking_copy_in_below;
+  const std::string per_call = copy_in_only.empty() && !small ? requested : "copy-in";
   plan.add(options.phase,
            [comm = args.comm, dom, key, setup = std::move(setup), traffic, note, report, last, hot, send, recv, bytes,
             slot_bytes, per_call, copy_in = per_call == "copy-in", send_bytes, out_bytes, cma_ratio] {
