@@ -131,6 +131,35 @@ ad::Engine::Phase stages_phase(std::shared_ptr<ad::ShmSegment> seg, std::shared_
           }};
 }
 
+// The engine's options: the buffers, and when --copy auto takes cma.
+ad::EngineOptions engine_options(const CollArgs& args, const Setup& u, int q) {
+  const std::size_t elem = args.type_bytes();
+  const int p = args.size();
+  ad::EngineOptions options;
+  options.shape = ad::counts_key(args);
+  options.phase = args.v ? "allgatherv" : "allgather";
+  options.send_bytes = std::max<std::size_t>(1, static_cast<std::size_t>(args.count) * elem);
+  options.cma_min = ad::kCmaMinPiece;
+  options.cma_piece = u.displs.back() / static_cast<std::size_t>(p);
+  options.cma_ratio = q > 1 ? static_cast<double>(q) / (q - 1) : 1.0;
+  // Two ranks on one node: cma wherever it works (from cma_min) while a
+  // block's copy-in (2b bytes) fits the private cache, as shm_linear's
+  // gather (rooted_shm.hpp): the copy-in's second move reads the peer's
+  // cache there, which the probe does not price (issue 71, Open MPI 5.0.7's
+  // default in the same launch, 3 launches: 32-256 KiB blocks copy-in
+  // 0.99-1.53, cma 0.75-0.98; 512 KiB copy-in 0.90-1.08, cma 0.84-0.96; 1
+  // MiB copy-in 0.55-0.67, cma 0.84-1.00).
+  const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  if (q == 2 && !u.nodes && l2 > 0 && 2 * options.cma_piece <= static_cast<std::size_t>(l2))
+    options.cma_ratio = std::numeric_limits<double>::infinity();
+  // One node: copy-in touches every rank's send block, receive vector and
+  // its block in its region (EngineOptions::copy_in_footprint).
+  if (!u.nodes)
+    options.copy_in_footprint =
+        static_cast<std::size_t>(q) * (u.displs.back() + 2 * u.displs.back() / static_cast<std::size_t>(p));
+  return options;
+}
+
 }  // namespace
 
 Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Params& params) {
@@ -149,7 +178,6 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
   u->nodes = u->dom.count > 1;
   u->args = args;
   u->me_rank = args.rank();
-  const std::size_t elem = args.type_bytes();
   u->displs = ad::part_bytes(args);
   const ad::Lanes lanes = ad::lanes_of(layout, u->dom);
   u->s =
@@ -164,28 +192,7 @@ Plan shm_recursive_exchange(const CollArgs& args, const Layout& layout, const Pa
   // of place the send buffer is my block.
   CollArgs whole = args;
   whole.count = static_cast<int>(args.displ_of(p));
-  ad::EngineOptions options;
-  options.shape = ad::counts_key(args);
-  options.phase = args.v ? "allgatherv" : "allgather";
-  options.send_bytes = std::max<std::size_t>(1, static_cast<std::size_t>(args.count) * elem);
-  options.cma_min = ad::kCmaMinPiece;
-  options.cma_piece = u->displs.back() / static_cast<std::size_t>(p);
-  options.cma_ratio = q > 1 ? static_cast<double>(q) / (q - 1) : 1.0;
-  // Two ranks on one node: cma wherever it works (from cma_min) while a
-  // block's copy-in (2b bytes) fits the private cache, as shm_linear's
-  // gather (rooted_shm.hpp): the copy-in's second move reads the peer's
-  // cache there, which the probe does not price (issue 71, Open MPI 5.0.7's
-  // default in the same launch, 3 launches: 32-256 KiB blocks copy-in
-  // 0.99-1.53, cma 0.75-0.98; 512 KiB copy-in 0.90-1.08, cma 0.84-0.96; 1
-  // MiB copy-in 0.55-0.67, cma 0.84-1.00).
-  const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-  if (q == 2 && !u->nodes && l2 > 0 && 2 * options.cma_piece <= static_cast<std::size_t>(l2))
-    options.cma_ratio = std::numeric_limits<double>::infinity();
-  // One node: copy-in touches every rank's send block, receive vector and
-  // its block in its region (EngineOptions::copy_in_footprint).
-  if (!u->nodes)
-    options.copy_in_footprint =
-        static_cast<std::size_t>(q) * (u->displs.back() + 2 * u->displs.back() / static_cast<std::size_t>(p));
+  const ad::EngineOptions options = engine_options(args, *u, q);
   std::shared_ptr<const Setup> cu = u;
 
   auto setup = [cu](std::shared_ptr<ad::ShmSegment> seg) {
