@@ -23,7 +23,6 @@
 // 2b(Q-1) (a kernel copy each on cma) and 2b for my own block out of place.
 // --copy auto takes cma where copy-in would touch the last-level cache
 // (Qb(Q+2) bytes on the node: send, receive, regions).
-#include <unistd.h>
 #include <algorithm>
 #include <limits>
 #include <memory>
@@ -149,8 +148,8 @@ ad::EngineOptions engine_options(const CollArgs& args, const Setup& u, int q) {
   // default in the same launch, 3 launches: 32-256 KiB blocks copy-in
   // 0.99-1.53, cma 0.75-0.98; 512 KiB copy-in 0.90-1.08, cma 0.84-0.96; 1
   // MiB copy-in 0.55-0.67, cma 0.84-1.00).
-  const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-  if (q == 2 && !u.nodes && l2 > 0 && 2 * options.cma_piece <= static_cast<std::size_t>(l2))
+  const std::size_t l2 = ad::private_cache_bytes();
+  if (q == 2 && !u.nodes && l2 > 0 && 2 * options.cma_piece <= l2)
     options.cma_ratio = std::numeric_limits<double>::infinity();
   // One node: copy-in touches every rank's send block, receive vector and
   // its block in its region (EngineOptions::copy_in_footprint).

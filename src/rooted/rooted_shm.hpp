@@ -11,7 +11,6 @@
 #pragma once
 
 #include <mpi.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <limits>
@@ -112,7 +111,7 @@ inline ShmPacks shm_packs(const char* who, const CollArgs& args, const Layout& l
 /// same launch, 32 KiB-16 MiB blocks, two machine states: cma 0.69-1.04
 /// of it, copy-in 0.61-3.08; issue 71). But a gather (`root_reads`: rank 0
 /// reads what its peer just copied in) whose block fills half the private
-/// cache (the peer's copy-in reads and writes 2b bytes) reads the region
+/// cache (the peer's copy-in reads and writes 2b bytes; private_cache_bytes) reads the region
 /// from the shared cache at a memcpy's speed: there the probe decides
 /// again, also out of the last-level cache (gather blocks of 0.5-4 MiB:
 /// copy-in 0.61-0.88 of the default, cma 0.82-1.10, 16 paired launches; 8
@@ -128,8 +127,8 @@ inline allreduce::detail::EngineOptions shm_options(const CollArgs& args, const 
   options.phase = phase;
   options.cma_min = ad::kCmaMinPiece;
   options.cma_piece = total / static_cast<std::size_t>(p);
-  const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-  const bool past_private_cache = root_reads && l2 > 0 && 2 * packs.max_block >= static_cast<std::size_t>(l2);
+  const std::size_t l2 = ad::private_cache_bytes();
+  const bool past_private_cache = root_reads && l2 > 0 && 2 * packs.max_block >= l2;
   options.cma_ratio =
       p > 2 || past_private_cache ? static_cast<double>(p) / (p - 1) : std::numeric_limits<double>::infinity();
   options.blocking_copy_in_below = 2048;  // a blocking scatter's root returns without waiting (EngineOptions)

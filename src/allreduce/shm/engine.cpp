@@ -2,6 +2,7 @@
 #include "engine.hpp"
 
 #include <mpi.h>
+#include <unistd.h>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -256,6 +257,14 @@ Path agree_path(const std::string& who, MPI_Comm comm, MPI_Comm dom, const Peers
 }
 
 }  // namespace
+
+std::size_t private_cache_bytes() {
+  static const std::size_t bytes = [] {
+    const long b = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    return b > 0 ? static_cast<std::size_t>(b) : std::size_t{0};
+  }();
+  return bytes;
+}
 
 const Engine& Engines::get(Path p) {
   std::shared_ptr<Engine>& e = made_[static_cast<std::size_t>(p)];

@@ -235,6 +235,10 @@ struct EngineOptions {
 /// (2 bound ranks, issue 71: cma 3.1-3.4 us against copy-in 0.24-0.28 us
 /// for the reduce_scatter stage of 64 B-1 KiB vectors).
 inline constexpr std::size_t kCmaMinPiece = 32 * 1024;
+/// This core's private (L2) cache in bytes, 0 where unknown: the 2-rank
+/// auto rules of the gathers and allgathers (a block whose copy-in fits it
+/// is read from the peer's cache, which the probe does not price).
+std::size_t private_cache_bytes();
 Plan engine_plan(const std::string& who, const CollArgs& args, const Params& params, const Resolved& resolved,
                  MPI_Comm dom, std::function<std::shared_ptr<Engines>(std::shared_ptr<ShmSegment>)> setup,
                  const std::function<double(Path)>& traffic, const std::string& copy_in_only = "",
