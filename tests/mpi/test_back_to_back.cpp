@@ -1,4 +1,5 @@
-// The shared-memory allreduces, reduce, bcast, reduce-scatter and allgather called back to back with no
+// The shared-memory allreduces, reduce, bcast, reduce-scatter, allgather,
+// gather and scatter (shm_linear) called back to back with no
 // barrier between calls (the benchmarks' barrier after each iteration hides
 // a rank that reuses a slot or region its peers still read), the ranks
 // paced unevenly, new data every call, every result checked element by
@@ -30,14 +31,16 @@
 #include "mcb/allgather.hpp"
 #include "mcb/allreduce.hpp"
 #include "mcb/error.hpp"
+#include "mcb/gather.hpp"
 #include "mcb/layout.hpp"
 #include "mcb/memory.hpp"
 #include "mcb/reduce_scatter.hpp"
+#include "mcb/scatter.hpp"
 #include "mcb/shm_alloc.hpp"
 
 namespace {
 
-enum class Kind { allreduce, reduce, bcast, reduce_scatter, allgather };
+enum class Kind { allreduce, reduce, bcast, reduce_scatter, allgather, gather, scatter };
 
 // Rank r's input element i in call `call`: small integers, exact in float.
 int value(int r, int call, int i) { return (r + 1) * (i % 7 + 1) + call % 11; }
@@ -100,10 +103,12 @@ int run(const Case& c, const std::string& interface, bool in_place, MPI_Op op, c
   const std::vector<Shape> shapes{
       {7, false, false},    {7, false, false},     {40, false, false},  {20000, false, false}, {large, true, false},
       {large, true, false}, {large, false, false}, {large, true, true}, {4, false, false},     {3, false, false}};
-  const bool place = in_place && (c.kind == Kind::allreduce || c.kind == Kind::reduce_scatter ||
-                                  c.kind == Kind::allgather || rank == 0);
-  // A reduce-scatter's and an allgather's buffers hold the vector, a part per rank.
-  const int parts = c.kind == Kind::reduce_scatter || c.kind == Kind::allgather ? size : 1;
+  // The blocks' collectives (allgather, gather: every rank's block in its
+  // receive buffer in place; scatter: rank 0's blocks).
+  const bool blocks = c.kind == Kind::allgather || c.kind == Kind::gather || c.kind == Kind::scatter;
+  const bool place = in_place && (c.kind == Kind::allreduce || c.kind == Kind::reduce_scatter || blocks || rank == 0);
+  // These buffers hold the vector, a part or a block per rank.
+  const int parts = c.kind == Kind::reduce_scatter || blocks ? size : 1;
   std::vector<Buffers<T>> bufs;
   auto make_buffers = [&](const Shape& x) {
     return Buffers<T>(x.count * parts, x.registered, !x.rank0_only || rank == 0, layout.comm());
@@ -142,14 +147,17 @@ int run(const Case& c, const std::string& interface, bool in_place, MPI_Op op, c
     Buffers<T>& b = bufs[s];
     const int n = b.n, part = c.kind == Kind::reduce_scatter ? shapes[s].count : n;
     const int at = c.kind == Kind::reduce_scatter ? rank * part : 0;  // my part's first element of the vector
-    const bool gather = c.kind == Kind::allgather;
-    // An allgather's input: my block, in place at its place in the vector.
-    const int in_at = gather && place ? rank * shapes[s].count : 0, in_n = gather ? shapes[s].count : n;
+    const bool gather = c.kind == Kind::allgather || c.kind == Kind::gather, scatter = c.kind == Kind::scatter;
+    // An allgather's and a gather's input: my block, in place at its place
+    // in the vector; a scatter's: rank 0's blocks (rank 0's values), in
+    // place in its receive buffer.
+    const int in_at = gather && place ? rank * shapes[s].count : 0;
+    const int in_n = gather ? shapes[s].count : scatter ? (rank == 0 ? n : 0) : n;
     T* in = (place ? b.recv() : b.send()) + in_at;
-    if (!place || gather)
+    if (!place || gather || (scatter && rank != 0))
       for (int i = 0; i < n; ++i) b.recv()[i] = static_cast<T>(-1);
-    for (int i = 0; i < in_n; ++i) in[i] = static_cast<T>(value(rank, call, i));
-    if (gather && !place)  // the send buffer past my block: defined, so that it compares (no NaN garbage)
+    for (int i = 0; i < in_n; ++i) in[i] = static_cast<T>(value(scatter ? 0 : rank, call, i));
+    if ((gather || scatter) && !place)  // the send buffer past my input: defined, so that it compares
       std::fill(b.send() + in_n, b.send() + n, static_cast<T>(0));
     std::copy(b.send(), b.send() + n, b.pristine.begin());
     pace(rank, call);
@@ -159,7 +167,18 @@ int run(const Case& c, const std::string& interface, bool in_place, MPI_Op op, c
                    call);
       ++errors;
     }
-    if (c.kind == Kind::reduce && rank != 0) continue;
+    if ((c.kind == Kind::reduce || c.kind == Kind::gather) && rank != 0) continue;
+    for (int i = 0; scatter && i < shapes[s].count; ++i) {  // my block of rank 0's
+      const T want = static_cast<T>(value(0, call, rank * shapes[s].count + i));
+      if (b.recv()[i] != want) {
+        std::fprintf(stderr, "rank %d: %s %s%s count %d call %d element %d: %g, expected %g\n", rank, c.name,
+                     interface.c_str(), in_place ? " in place" : "", shapes[s].count, call, i,
+                     static_cast<double>(b.recv()[i]), static_cast<double>(want));
+        ++errors;
+        break;
+      }
+    }
+    if (scatter) continue;
     for (int i = 0; gather && i < n; ++i) {
       const int from = i / shapes[s].count;
       const T want = static_cast<T>(value(from, call, i % shapes[s].count));
@@ -218,7 +237,9 @@ int main(int argc, char** argv) {
         {"shm_tree (bcast)", Kind::bcast, mcb::allreduce::shm_tree_bcast},
         {"shm_recursive_exchange (reduce_scatter_block)", Kind::reduce_scatter,
          mcb::reduce_scatter::shm_recursive_exchange},
-        {"shm_recursive_exchange (allgather)", Kind::allgather, mcb::allgather::shm_recursive_exchange}};
+        {"shm_recursive_exchange (allgather)", Kind::allgather, mcb::allgather::shm_recursive_exchange},
+        {"shm_linear (gather)", Kind::gather, mcb::gather::shm_linear},
+        {"shm_linear (scatter)", Kind::scatter, mcb::scatter::shm_linear}};
     // Two algorithms in turn on one communicator (the blocking interface's
     // arena serves both): on 4 ranks a node the tree with factors -2,-2
     // (rank 1's region read by rank 0 alone) and the recursive exchange
@@ -243,7 +264,7 @@ int main(int argc, char** argv) {
       for (const std::string interface : {"persistent", "blocking"})
         for (bool in_place : {false, true}) {
           errors += run<int>(c, interface, in_place, MPI_SUM, layout, calls);
-          if (c.kind != Kind::bcast) {
+          if (c.kind != Kind::bcast && c.kind != Kind::gather && c.kind != Kind::scatter) {  // (no reduction)
             errors += run<float>(c, interface, in_place, MPI_SUM, layout, calls);
             errors += run<int>(c, interface, in_place, MPI_MAX, layout, calls);
           }
